@@ -1,0 +1,71 @@
+"""A board is a grid of faces; a face is a string ("a", "qu", "th", or "" for a blank cell)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+from ..errors import BoardError
+
+MAX_SIDE = 64
+
+
+@dataclass(frozen=True)
+class Board:
+    """An R x C grid of lower-case faces stored row by row. `""` is a blank (unusable) cell."""
+
+    rows: int
+    cols: int
+    faces: tuple[str, ...]
+
+    def __post_init__(self) -> None:
+        if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
+            raise BoardError(f"board size {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+        if len(self.faces) != self.rows * self.cols:
+            raise BoardError(f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} faces, got {len(self.faces)}")
+
+    @property
+    def size(self) -> tuple[int, int]:
+        """(rows, cols)."""
+        return (self.rows, self.cols)
+
+    def position(self, cell: int) -> tuple[int, int]:
+        """(row, col) of a cell index."""
+        return divmod(cell, self.cols)
+
+    def notation(self) -> str:
+        """Compact notation that `parse_board` reads back: rows joined by `/`, long faces in brackets."""
+        def one(face: str) -> str:
+            return face if len(face) == 1 else f"[{face}]"
+        return "/".join(
+            "".join(one(f) for f in self.faces[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)
+        )
+
+    def grid(self) -> str:
+        """The board as aligned rows of capitalised faces, blanks shown as `.`."""
+        shown = [f.capitalize() if f else "." for f in self.faces]
+        width = max(len(s) for s in shown)
+        return "\n".join(
+            " ".join(s.ljust(width) for s in shown[r * self.cols:(r + 1) * self.cols]).rstrip()
+            for r in range(self.rows)
+        )
+
+    def __str__(self) -> str:
+        return self.notation()
+
+
+@cache
+def neighbours(rows: int, cols: int, diagonals: bool = True) -> tuple[tuple[int, ...], ...]:
+    """Adjacent cells of every cell: 8 neighbours, or 4 without diagonals. Cached per geometry."""
+    steps = [(-1, 0), (0, -1), (0, 1), (1, 0)]
+    if diagonals:
+        steps += [(-1, -1), (-1, 1), (1, -1), (1, 1)]
+    out = []
+    for r in range(rows):
+        for c in range(cols):
+            out.append(tuple(sorted(
+                (r + dr) * cols + (c + dc)
+                for dr, dc in steps
+                if 0 <= r + dr < rows and 0 <= c + dc < cols
+            )))
+    return tuple(out)

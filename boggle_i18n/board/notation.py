@@ -1,0 +1,134 @@
+"""Reading boards typed by people.
+
+Compact notation: one face per character, rows separated by spaces or `/`,
+multi-letter or blank faces in brackets (`[qu]`, `[th]`, `[]`), `.` for a blank,
+case-insensitive. An unseparated string of n*n faces is an n x n board.
+File notation: one row per line, faces separated by spaces.
+A dice set may declare shorthands: on English dice a bare `q` means `qu`.
+"""
+
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections.abc import Mapping
+
+from ..errors import BoardError
+from .board import Board
+
+_BLANKS = {".", "[]"}
+
+
+def _face(token: str, shorthands: Mapping[str, str]) -> str:
+    """Normalise one face token: brackets off, lower case, NFC, shorthand applied."""
+    if token in _BLANKS:
+        return ""
+    bracketed = token.startswith("[") and token.endswith("]")
+    text = unicodedata.normalize("NFC", token[1:-1] if bracketed else token).lower()
+    if not all(ch.isalpha() for ch in text):
+        raise BoardError(f"bad face {token!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank")
+    if not bracketed and len(text) == 1:
+        return shorthands.get(text, text)
+    return text
+
+
+def _tokens(row: str) -> list[str]:
+    """Split a compact row into face tokens (single characters or bracketed groups)."""
+    tokens: list[str] = []
+    i = 0
+    while i < len(row):
+        if row[i] == "[":
+            end = row.find("]", i)
+            if end < 0:
+                raise BoardError(f"unclosed '[' in board row {row!r}")
+            tokens.append(row[i:end + 1])
+            i = end + 1
+        elif row[i] == "]":
+            raise BoardError(f"unmatched ']' in board row {row!r}")
+        else:
+            tokens.append(row[i])
+            i += 1
+    return tokens
+
+
+def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str) -> Board:
+    if len(rows) == 1 and len(rows[0]) > 1:
+        flat = rows[0]
+        if size is None:
+            side = math.isqrt(len(flat))
+            if side * side != len(flat):
+                raise BoardError(
+                    f"board {text!r} has {len(flat)} faces, not a square: separate rows with '/' or give a size"
+                )
+            size = (side, side)
+        r, c = size
+        if r * c != len(flat):
+            raise BoardError(f"board {text!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}")
+        rows = [flat[i * c:(i + 1) * c] for i in range(r)]
+    widths = {len(row) for row in rows}
+    if len(widths) != 1:
+        raise BoardError(f"board {text!r} has rows of different lengths {sorted(widths)}")
+    faces = tuple(face for row in rows for face in row)
+    board = Board(len(rows), len(rows[0]), faces)
+    if size is not None and board.size != size:
+        raise BoardError(f"board {text!r} is {board.rows}x{board.cols}, expected {size[0]}x{size[1]}")
+    return board
+
+
+def parse_board(
+    text: str,
+    shorthands: Mapping[str, str] | None = None,
+    size: tuple[int, int] | None = None,
+) -> Board:
+    """Parse compact notation, e.g. `perslatgsineters`, `abc/def/ghi` or `[qu]ab c[th]d`."""
+    shorthands = shorthands or {}
+    raw_rows = [r for r in text.replace("/", " ").split() if r]
+    if not raw_rows:
+        raise BoardError("empty board")
+    rows = [[_face(t, shorthands) for t in _tokens(r)] for r in raw_rows]
+    return _shape(rows, size, text.strip())
+
+
+def parse_board_file(
+    text: str,
+    shorthands: Mapping[str, str] | None = None,
+    size: tuple[int, int] | None = None,
+) -> Board:
+    """Parse a board file: one row per line, faces separated by spaces.
+
+    A line without spaces is read as a compact row, so `abcd` lines work too.
+    Lines starting with `#` are comments.
+    """
+    shorthands = shorthands or {}
+    rows = []
+    for line in text.splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        parts = line.split()
+        tokens = parts if len(parts) > 1 else _tokens(parts[0])
+        rows.append([_face(_bracket(t), shorthands) for t in tokens])
+    if not rows:
+        raise BoardError("empty board file")
+    return _shape(rows, size, " / ".join(text.split("\n")).strip())
+
+
+def _bracket(token: str) -> str:
+    """In file notation a multi-letter face needs no brackets: `Qu` is one face."""
+    if len(token) > 1 and not token.startswith("[") and token not in _BLANKS:
+        return f"[{token}]"
+    return token
+
+
+def parse_size(text: str) -> tuple[int, int]:
+    """Parse `RxC` (or `N` for a square)."""
+    try:
+        if "x" in text.lower():
+            r, c = (int(p) for p in text.lower().split("x"))
+        else:
+            r = c = int(text)
+    except ValueError:
+        raise BoardError(f"bad size {text!r}: write RxC, e.g. 4x4 or 3x5") from None
+    if r < 1 or c < 1:
+        raise BoardError(f"bad size {text!r}: rows and columns must be at least 1")
+    return (r, c)

@@ -1,0 +1,41 @@
+"""`random`: roll a board from a dice set, or draw letters for any size."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import typer
+
+from ..api import roll_board
+from ..board.notation import parse_size
+from ..languages import get_language
+from ..lexicon.store import Lexicon
+from . import app
+from .common import StoreOption, emit, handle_errors, note, to_json
+
+
+@app.command("random")
+@handle_errors
+def random_cmd(
+    dice: Optional[str] = typer.Option(None, "--dice", help="Dice set to roll (see `boggle-i18n dice`)."),
+    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="Language whose dice or letters to use [default: en]."),
+    size: Optional[str] = typer.Option(None, "--size", help="Board size RxC, e.g. 5x5 or 3x7."),
+    letters: Optional[str] = typer.Option(None, "--letters", help="uniform, or lexicon (weighted by a built lexicon's letter counts)."),
+    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed; the seed used is always echoed."),
+    json_out: bool = typer.Option(False, "--json", help="Print board, notation and seed as JSON."),
+    store: Optional[Path] = StoreOption,
+) -> None:
+    """Roll a random board: dice shuffled to cells, one face up (or letters drawn per cell)."""
+    shape = parse_size(size) if size else None
+    counts = None
+    if letters == "lexicon":
+        name = get_language(lang or "en").lexicon or ""
+        counts = Lexicon.load(name, store).manifest.get("letter_counts")
+    board, used_seed = roll_board(dice=dice, lang=lang, size=shape, letters=letters, seed=seed, letter_counts=counts)
+    note(f"seed: {used_seed}")
+    if json_out:
+        emit(to_json({"board": board.notation(), "rows": board.rows, "cols": board.cols, "seed": used_seed,
+                      "dice": dice, "lang": lang, "letters": letters}))
+    else:
+        emit(f"{board.grid()}\n\n{board.notation()}  (seed {used_seed})")

@@ -1,0 +1,58 @@
+"""Human-readable solve results: grid, score, words by length, paths drawn on the grid."""
+
+from __future__ import annotations
+
+import shutil
+import textwrap
+
+from ..board.board import Board
+from ..solver.base import FoundWord, SolveResult
+
+
+def draw_path(board: Board, word: FoundWord) -> str:
+    """The grid with the path's step numbers in its cells and dots elsewhere."""
+    steps = {cell: i for i, cell in enumerate(word.path, 1)}
+    faces = [f.capitalize() if f else "." for f in board.faces]
+    width = max(max(len(f) for f in faces), len(str(len(word.path))))
+    lines = []
+    for r in range(board.rows):
+        letters = []
+        numbers = []
+        for c in range(board.cols):
+            letters.append(faces[r * board.cols + c].ljust(width))
+            step = steps.get((r, c))
+            numbers.append((str(step) if step else "·").ljust(width))
+        lines.append("  " + " ".join(letters) + "    " + " ".join(numbers))
+    return "\n".join(line.rstrip() for line in lines)
+
+
+def render_result(result: SolveResult, paths: bool = False) -> str:
+    """Everything `solve` prints without --json."""
+    width = min(shutil.get_terminal_size((100, 24)).columns, 120)
+    rules = result.rules
+    info = result.lexicon_info
+    count = f" ({info['word_count']:,} words)" if "word_count" in info else ""
+    out = [
+        result.board.grid(),
+        "",
+        f"lexicon {result.lexicon}{count}; min {rules.min_length} letters; "
+        f"scoring {rules.scoring.name} ({rules.scoring.describe()}); "
+        f"diagonals {'on' if rules.diagonals else 'off'}",
+        f"score {result.score} from {result.n_words} words",
+    ]
+    for length, words in result.by_length().items():
+        pts = sorted({w.points for w in words})
+        each = f"{pts[0]} point{'s' if pts[0] != 1 else ''} each" if len(pts) == 1 else "points vary"
+        out.append("")
+        out.append(f"{length} letters, {each} ({len(words)} words):")
+        out.append(textwrap.fill(" ".join(w.word for w in words), width=width,
+                                 initial_indent="  ", subsequent_indent="  "))
+    if paths:
+        out.append("")
+        out.append("paths:")
+        for w in sorted(result.words, key=lambda w: (-w.points, w.word)):
+            out.append(f"{w.word} ({w.points})")
+            out.append(draw_path(result.board, w))
+    out.append("")
+    out.append(f"searched {result.nodes:,} nodes in {result.seconds * 1000:.1f} ms ({result.engine} engine)")
+    return "\n".join(out)

@@ -1,0 +1,126 @@
+"""Scoring tables as data: a preset maps word length (in letters) to points.
+
+Presets live in `lexicons/scoring.toml`; a custom table is written `3:1,4:1,5:2,...`.
+A word longer than the largest listed length scores like that length, unless the
+preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass, field
+from functools import cache
+
+from .errors import ScoringError
+from .resources import data_dir
+
+
+@dataclass(frozen=True)
+class Beyond:
+    """Points for words of `from_length` letters or more: `intercept + per_letter * length`."""
+
+    from_length: int
+    intercept: int
+    per_letter: int
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """A length -> points table; `points(n)` is what the solver calls."""
+
+    name: str
+    table: tuple[tuple[int, int], ...]
+    beyond: Beyond | None = None
+    description: str = ""
+    sources: tuple[str, ...] = field(default=(), compare=False)
+
+    def __post_init__(self) -> None:
+        if not self.table:
+            raise ScoringError(f"scoring {self.name!r} has an empty table")
+        lengths = [n for n, _ in self.table]
+        if lengths != sorted(set(lengths)) or lengths[0] < 1:
+            raise ScoringError(f"scoring {self.name!r}: lengths must be distinct and positive")
+
+    def points(self, length: int) -> int:
+        """Points for a word of `length` letters (0 below the smallest listed length)."""
+        if self.beyond is not None and length >= self.beyond.from_length:
+            return self.beyond.intercept + self.beyond.per_letter * length
+        best = 0
+        for n, pts in self.table:
+            if n > length:
+                break
+            best = pts
+        return best
+
+    def describe(self) -> str:
+        """Compact human form, e.g. `3:1 4:1 5:2 6:3 7:5 8+:11`."""
+        parts = [f"{n}:{p}" for n, p in self.table]
+        last_n, last_p = self.table[-1]
+        if self.beyond is None:
+            parts[-1] = f"{last_n}+:{last_p}"
+        else:
+            b = self.beyond
+            sign = "+" if b.intercept >= 0 else "-"
+            rule = f"{b.per_letter}n" + (f" {sign} {abs(b.intercept)}" if b.intercept else "")
+            parts.append(f"{b.from_length}+:{rule}")
+        return " ".join(parts)
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-friendly form, as written into solve results."""
+        out: dict[str, object] = {"name": self.name, "table": {str(n): p for n, p in self.table}}
+        if self.beyond is not None:
+            out["beyond"] = {
+                "from_length": self.beyond.from_length,
+                "intercept": self.beyond.intercept,
+                "per_letter": self.beyond.per_letter,
+            }
+        return out
+
+
+@cache
+def presets() -> dict[str, Scoring]:
+    """All scoring presets shipped in `lexicons/scoring.toml`, by name."""
+    path = data_dir("lexicons") / "scoring.toml"
+    with path.open("rb") as handle:
+        raw = tomllib.load(handle)
+    out = {}
+    for name, spec in raw.items():
+        table = tuple(sorted((int(n), int(p)) for n, p in spec["table"].items()))
+        beyond = Beyond(**spec["beyond"]) if "beyond" in spec else None
+        out[name] = Scoring(
+            name=name,
+            table=table,
+            beyond=beyond,
+            description=spec.get("description", ""),
+            sources=tuple(spec.get("sources", ())),
+        )
+    return out
+
+
+def parse_table(text: str) -> Scoring:
+    """Parse a custom table such as `3:1,4:1,5:2,6:3,7:5,8:11`."""
+    pairs = []
+    for item in text.replace(" ", ",").split(","):
+        if not item:
+            continue
+        length, sep, pts = item.partition(":")
+        try:
+            if not sep:
+                raise ValueError
+            pairs.append((int(length.rstrip("+")), int(pts)))
+        except ValueError:
+            raise ScoringError(
+                f"bad scoring table {text!r}: write length:points pairs, e.g. 3:1,4:1,5:2,6:3,7:5,8:11"
+            ) from None
+    return Scoring(name=f"custom({text})", table=tuple(sorted(pairs)))
+
+
+def get_scoring(name_or_table: str) -> Scoring:
+    """A preset by name, or a custom table if the text contains `:`."""
+    if ":" in name_or_table:
+        return parse_table(name_or_table)
+    try:
+        return presets()[name_or_table]
+    except KeyError:
+        known = ", ".join(sorted(presets()))
+        raise ScoringError(f"unknown scoring preset {name_or_table!r} (known: {known})") from None

@@ -1,0 +1,133 @@
+"""The solver interface and its result types, shared by every engine.
+
+A future compiled engine implements the same `Solver` protocol, so the CLI, the
+tests and the optimiser can swap engines without change.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from ..board.board import Board
+from ..errors import BoggleI18nError
+from ..scoring import Scoring, get_scoring
+
+
+@dataclass(frozen=True)
+class Rules:
+    """How words are found and scored: minimum length (letters), scoring table, adjacency."""
+
+    min_length: int = 3
+    scoring: Scoring = field(default_factory=lambda: get_scoring("classic-4x4"))
+    diagonals: bool = True
+
+    def __post_init__(self) -> None:
+        if self.min_length < 1:
+            raise BoggleI18nError(f"minimum word length must be at least 1, not {self.min_length}")
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {"min_length": self.min_length, "scoring": self.scoring.to_dict(), "diagonals": self.diagonals}
+
+
+@dataclass(frozen=True)
+class FoundWord:
+    """A word on the board, its points and one path of (row, col) cells that spells it."""
+
+    word: str
+    points: int
+    path: tuple[tuple[int, int], ...]
+
+    @property
+    def length(self) -> int:
+        """Length in letters (a `qu` face gives two)."""
+        return len(self.word)
+
+
+@dataclass(frozen=True)
+class SolveResult:
+    """Every distinct word found, with the total score and the search effort."""
+
+    board: Board
+    lexicon: str
+    rules: Rules
+    words: tuple[FoundWord, ...]
+    nodes: int
+    seconds: float
+    engine: str
+    lexicon_info: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def score(self) -> int:
+        """Sum of the points of all distinct words."""
+        return sum(w.points for w in self.words)
+
+    @property
+    def n_words(self) -> int:
+        """How many distinct words were found."""
+        return len(self.words)
+
+    def by_length(self) -> dict[int, list[FoundWord]]:
+        """Words grouped by length, longest first; each group sorted alphabetically."""
+        groups: dict[int, list[FoundWord]] = {}
+        for w in sorted(self.words, key=lambda w: (-w.length, w.word)):
+            groups.setdefault(w.length, []).append(w)
+        return groups
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON document `solve --json` prints."""
+        return {
+            "board": self.board.notation(),
+            "rows": self.board.rows,
+            "cols": self.board.cols,
+            "grid": [list(self.board.faces[r * self.board.cols:(r + 1) * self.board.cols])
+                     for r in range(self.board.rows)],
+            "lexicon": {"name": self.lexicon, **self.lexicon_info},
+            "rules": self.rules.to_dict(),
+            "engine": self.engine,
+            "score": self.score,
+            "n_words": self.n_words,
+            "words": [
+                {"word": w.word, "points": w.points, "length": w.length, "path": [list(p) for p in w.path]}
+                for w in sorted(self.words, key=lambda w: (-w.points, w.word))
+            ],
+            "nodes": self.nodes,
+            "seconds": round(self.seconds, 6),
+        }
+
+
+class Solver(Protocol):
+    """What every engine offers: all words of one board, and the score of many."""
+
+    name: str
+
+    def solve(self, board: Board, lexicon: Any, rules: Rules) -> SolveResult:
+        """Find every word of `board` in `lexicon` under `rules`."""
+        ...
+
+    def score_many(self, boards: Iterable[Board], lexicon: Any, rules: Rules) -> list[int]:
+        """Total scores of many boards (engines may do this without building word lists)."""
+        ...
+
+
+_SOLVERS: dict[str, Callable[[], Solver]] = {}
+
+
+def register_solver(name: str, factory: Callable[[], Solver]) -> None:
+    """Make an engine available by name (`get_solver`)."""
+    _SOLVERS[name] = factory
+
+
+def solvers() -> list[str]:
+    """Names of the available engines."""
+    return sorted(_SOLVERS)
+
+
+def get_solver(name: str = "reference") -> Solver:
+    """An engine by name."""
+    try:
+        return _SOLVERS[name]()
+    except KeyError:
+        raise BoggleI18nError(f"unknown solver engine {name!r} (known: {', '.join(solvers())})") from None
