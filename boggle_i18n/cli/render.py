@@ -51,7 +51,7 @@ def render_result(result: SolveResult, paths: bool = False) -> str:
         out.append("")
         out.append("paths:")
         for w in sorted(result.words, key=lambda w: (-w.points, w.word)):
-            out.append(f"{w.word} ({w.points})")
+            out.append(f"{w.word}: {w.points} point{'s' if w.points != 1 else ''}")
             out.append(draw_path(result.board, w))
     out.append("")
     out.append(f"searched {result.nodes:,} nodes in {result.seconds * 1000:.1f} ms ({result.engine} engine)")

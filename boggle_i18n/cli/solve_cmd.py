@@ -13,6 +13,8 @@ from ..board.dice import get_dice
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..languages import get_language
+from ..lexicon.store import built_lexicons
+from ..pipeline.recipe import load_recipe
 from . import app
 from .common import StoreOption, emit, handle_errors, note, to_json
 from .render import render_result
@@ -58,10 +60,19 @@ def solve_cmd(
     name = lexicon_name or get_language(lang or "en").lexicon
     if name is None:
         raise BoggleI18nError(f"language {lang!r} has no default lexicon yet: pass --lexicon NAME or a recipe .toml")
-    lexicon = load_lexicon(name, store, on_build=lambda n: note(f"lexicon {n!r} is not built yet: building it first"))
-    lang = lang or lexicon.manifest.get("language") or "en"
+    lang = lang or lexicon_language(name, store)
+    # Parse first: a typo in the board should not wait for a lexicon build.
     shape = parse_size(size) if size else None
     parsed = parse_board(text, lang=lang, dice=dice, size=shape, bare_q=bare_q, file_format=file_format)
     rules = rules_for(parsed, lang=lang, dice=dice, min_length=min_length, scoring=scoring, diagonals=not no_diagonals)
+    lexicon = load_lexicon(name, store, on_build=lambda n: note(f"lexicon {n!r} is not built yet: building it first"))
     result = solve(parsed, lexicon, rules)
     emit(to_json(result.to_dict()) if json_out else render_result(result, paths=paths), output)
+
+
+def lexicon_language(name: str, store: Optional[Path]) -> str:
+    """The language of a lexicon: from its manifest if built, else from its recipe."""
+    manifest = built_lexicons(store).get(name)
+    if manifest and manifest.get("language"):
+        return str(manifest["language"])
+    return load_recipe(name).language

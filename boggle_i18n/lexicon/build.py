@@ -120,10 +120,17 @@ def ensure_lexicon(
     progress: Progress | None = None,
     on_build: Callable[[str], None] | None = None,
 ) -> Lexicon:
-    """Load lexicon `name`, building it first from the best available source if it is not built."""
-    _, manifest_path = lexicon_paths(name, store)
+    """Load lexicon `name`, building it first from the best available source if it is not built.
+
+    `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
+    """
+    if name.endswith(".toml"):
+        name_in_store = load_recipe(name).name
+    else:
+        name_in_store = name
+    _, manifest_path = lexicon_paths(name_in_store, store)
     if not manifest_path.is_file() and not name.endswith(".marisa"):
         if on_build:
-            on_build(name)
+            on_build(name_in_store)
         return build_lexicon(name, store=store, progress=progress)
-    return Lexicon.load(name, store)
+    return Lexicon.load(name_in_store, store)

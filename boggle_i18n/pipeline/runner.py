@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -49,6 +50,17 @@ def _examples(before: list[str], after: list[str]) -> tuple[tuple[str, ...], int
             dropped.append(e)
             if len(dropped) == EXAMPLES:
                 break
+    if len(dropped) < min(EXAMPLES, len(before) - len(after)):
+        # Entries that survive once but were dropped as repeats (dedupe): count them out.
+        remaining = Counter(after)
+        dropped = []
+        for e in before:
+            if remaining[e] > 0:
+                remaining[e] -= 1
+            else:
+                dropped.append(e)
+                if len(dropped) == EXAMPLES:
+                    break
     return tuple(dropped), 0
 
 
@@ -64,7 +76,7 @@ def build_stages(
             raise RecipeError(f"stage {i}: unknown stage {name!r} (known: {known})")
         try:
             fns.append(factory(ctx, **params))
-        except TypeError as exc:
+        except (TypeError, ValueError) as exc:
             raise RecipeError(f"stage {i} ({name}): bad parameters: {exc}") from None
         except RecipeError as exc:
             raise RecipeError(f"stage {i}: {exc}") from None
@@ -83,7 +95,10 @@ def run_stages(
     for i, ((name, params), fn) in enumerate(zip(specs, fns)):
         if progress:
             progress(i, name)
-        after = fn(entries)
+        try:
+            after = fn(entries)
+        except TypeError as exc:  # a parameter of the wrong type that only shows in use, e.g. min = "3"
+            raise RecipeError(f"stage {i + 1} ({name}): bad parameters: {exc}") from None
         examples, changed = _examples(entries, after)
         reports.append(StageReport(
             stage=name,
