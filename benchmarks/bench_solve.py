@@ -107,10 +107,14 @@ def main() -> None:
     print(f"Lexicon.load (read + sha256 check + MARISA)           {load * 1000:8.1f} ms")
     print(f"ReferenceSolver.solve (perslatgsineters, 3625 pts)    {solve * 1000:8.1f} ms")
     print(f"baseline: text -> dict trie -> solve (in-process)     {baseline * 1000:8.1f} ms")
-    print(f"random en-new-4x4 boards ({args.boards}, seed 2026)        {per_board * 1000:8.2f} ms/board = "
-          f"{1 / per_board:,.0f} boards/s")
-    print(f"ratio baseline / cold CLI: {baseline / cold:.1f}x   ratio baseline / (load + solve): "
-          f"{baseline / (load + solve):.1f}x")
+    print(
+        f"random en-new-4x4 boards ({args.boards}, seed 2026)        {per_board * 1000:8.2f} ms/board = "
+        f"{1 / per_board:,.0f} boards/s"
+    )
+    print(
+        f"ratio baseline / cold CLI: {baseline / cold:.1f}x   ratio baseline / (load + solve): "
+        f"{baseline / (load + solve):.1f}x"
+    )
 
 
 if __name__ == "__main__":

@@ -1,10 +1,10 @@
 """The Python API: lexicons, boards and solving, with rules taken from language and dice data.
 
-    from boggle_i18n import load_lexicon, parse_board, solve
-    lexicon = load_lexicon("nl")                  # builds it first if needed
-    board = parse_board("trap/kaas/oven/blij", lang="nl")
-    result = solve(board, lexicon, lang="nl")
-    print(result.score, result.n_words, result.words[0].path)
+from boggle_i18n import load_lexicon, parse_board, solve
+lexicon = load_lexicon("nl")                  # builds it first if needed
+board = parse_board("trap/kaas/oven/blij", lang="nl")
+result = solve(board, lexicon, lang="nl")
+print(result.score, result.n_words, result.words[0].path)
 """
 
 from __future__ import annotations
@@ -102,8 +102,11 @@ def solve(
     result = get_solver(engine).solve(board, lexicon, rules)
     info = {}
     if lexicon.manifest_sha256:
-        info = {"manifest_sha256": lexicon.manifest_sha256, "trie_sha256": lexicon.manifest.get("trie_sha256"),
-                "word_count": len(lexicon)}
+        info = {
+            "manifest_sha256": lexicon.manifest_sha256,
+            "trie_sha256": lexicon.manifest.get("trie_sha256"),
+            "word_count": len(lexicon),
+        }
     return replace(result, lexicon_info=info)
 
 
@@ -133,9 +136,8 @@ def roll_board(
     if letters is None:
         ds = get_dice(dice) if dice else (language.dice_for(*size) if size else get_dice(language.dice[0]))
         if ds is None:
-            raise BoardError(
-                f"no {language.code} dice set is {size[0]}x{size[1]}: pass --letters uniform or --letters lexicon"
-            )
+            shape = f"{size[0]}x{size[1]}" if size else "of this size"
+            raise BoardError(f"no {language.code} dice set is {shape}: pass --letters uniform or --letters lexicon")
         if size is not None and size != (ds.rows, ds.cols):
             raise BoardError(f"dice set {ds.id!r} is {ds.rows}x{ds.cols}, not {size[0]}x{size[1]}")
         return ds.roll(rng), seed

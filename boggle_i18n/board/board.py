@@ -22,7 +22,9 @@ class Board:
         if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
             raise BoardError(f"board size {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
         if len(self.faces) != self.rows * self.cols:
-            raise BoardError(f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} faces, got {len(self.faces)}")
+            raise BoardError(
+                f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} faces, got {len(self.faces)}"
+            )
 
     @property
     def size(self) -> tuple[int, int]:
@@ -34,24 +36,38 @@ class Board:
         return divmod(cell, self.cols)
 
     def notation(self) -> str:
-        """Compact notation that `parse_board` reads back: rows joined by `/`, long faces in brackets."""
+        """Compact notation that `parse_board` reads back: rows joined by `/`, long faces in brackets.
+
+        A single row of several faces ends in `/` (`abcd/`), else it would read back as a square.
+        """
+
         def one(face: str) -> str:
             return face if len(face) == 1 else f"[{face}]"
-        return "/".join(
-            "".join(one(f) for f in self.faces[r * self.cols:(r + 1) * self.cols]) for r in range(self.rows)
+
+        text = "/".join(
+            "".join(one(f) for f in self.faces[r * self.cols : (r + 1) * self.cols]) for r in range(self.rows)
         )
+        return text + "/" if self.rows == 1 and self.cols > 1 else text
 
     def grid(self) -> str:
         """The board as aligned rows of capitalised faces, blanks shown as `.`."""
-        shown = [f.capitalize() if f else "." for f in self.faces]
+        shown = [display_face(f) for f in self.faces]
         width = max(len(s) for s in shown)
         return "\n".join(
-            " ".join(s.ljust(width) for s in shown[r * self.cols:(r + 1) * self.cols]).rstrip()
+            " ".join(s.ljust(width) for s in shown[r * self.cols : (r + 1) * self.cols]).rstrip()
             for r in range(self.rows)
         )
 
     def __str__(self) -> str:
         return self.notation()
+
+
+def display_face(face: str) -> str:
+    """A face as printed on a die: `Qu`, `A`, `.` for a blank; `ß` stays one letter."""
+    if not face:
+        return "."
+    first = face[0].upper()
+    return (first if len(first) == 1 else face[0]) + face[1:]
 
 
 @cache
@@ -63,9 +79,9 @@ def neighbours(rows: int, cols: int, diagonals: bool = True) -> tuple[tuple[int,
     out = []
     for r in range(rows):
         for c in range(cols):
-            out.append(tuple(sorted(
-                (r + dr) * cols + (c + dc)
-                for dr, dc in steps
-                if 0 <= r + dr < rows and 0 <= c + dc < cols
-            )))
+            out.append(
+                tuple(
+                    sorted((r + dr) * cols + (c + dc) for dr, dc in steps if 0 <= r + dr < rows and 0 <= c + dc < cols)
+                )
+            )
     return tuple(out)

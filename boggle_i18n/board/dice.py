@@ -42,8 +42,8 @@ class DiceSet:
         alone on any die can be typed as that letter.
         """
         faces = self.faces
-        out = {}
-        for face in faces:
+        out: dict[str, str] = {}
+        for face in sorted(faces):
             if len(face) > 1 and face[0] not in faces:
                 out.setdefault(face[0], face)
         return out

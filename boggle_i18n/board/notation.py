@@ -2,7 +2,8 @@
 
 Compact notation: one face per character, rows separated by spaces or `/`,
 multi-letter or blank faces in brackets (`[qu]`, `[th]`, `[]`), `.` for a blank,
-case-insensitive. An unseparated string of n*n faces is an n x n board.
+case-insensitive. An unseparated string of n*n faces is an n x n board; a single
+row written with a `/` (`abcd/`) stays one row (a 1x4 board).
 File notation: one row per line, faces separated by spaces.
 A dice set may declare shorthands: on English dice a bare `q` means `qu`.
 """
@@ -41,7 +42,7 @@ def _tokens(row: str) -> list[str]:
             end = row.find("]", i)
             if end < 0:
                 raise BoardError(f"unclosed '[' in board row {row!r}")
-            tokens.append(row[i:end + 1])
+            tokens.append(row[i : end + 1])
             i = end + 1
         elif row[i] == "]":
             raise BoardError(f"unmatched ']' in board row {row!r}")
@@ -51,8 +52,9 @@ def _tokens(row: str) -> list[str]:
     return tokens
 
 
-def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str) -> Board:
-    if len(rows) == 1 and len(rows[0]) > 1:
+def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str, explicit: bool = False) -> Board:
+    """Rows to a Board; one unseparated row is cut into a square (or `size`) unless `/` made it a row."""
+    if len(rows) == 1 and len(rows[0]) > 1 and not explicit:
         flat = rows[0]
         if size is None:
             side = math.isqrt(len(flat))
@@ -64,7 +66,7 @@ def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str) -> Bo
         r, c = size
         if r * c != len(flat):
             raise BoardError(f"board {text!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}")
-        rows = [flat[i * c:(i + 1) * c] for i in range(r)]
+        rows = [flat[i * c : (i + 1) * c] for i in range(r)]
     widths = {len(row) for row in rows}
     if len(widths) != 1:
         raise BoardError(f"board {text!r} has rows of different lengths {sorted(widths)}")
@@ -82,11 +84,12 @@ def parse_board(
 ) -> Board:
     """Parse compact notation, e.g. `perslatgsineters`, `abc/def/ghi` or `[qu]ab c[th]d`."""
     shorthands = shorthands or {}
+    text = unicodedata.normalize("NFC", text)
     raw_rows = [r for r in text.replace("/", " ").split() if r]
     if not raw_rows:
         raise BoardError("empty board")
     rows = [[_face(t, shorthands) for t in _tokens(r)] for r in raw_rows]
-    return _shape(rows, size, text.strip())
+    return _shape(rows, size, text.strip(), explicit="/" in text)
 
 
 def parse_board_file(
@@ -97,20 +100,26 @@ def parse_board_file(
     """Parse a board file: one row per line, faces separated by spaces.
 
     A line without spaces is read as a compact row, so `abcd` lines work too.
-    Lines starting with `#` are comments.
+    Lines starting with `#` are comments; `/` separates rows as in compact notation.
     """
     shorthands = shorthands or {}
+    text = unicodedata.normalize("NFC", text)
     rows = []
+    explicit = False
     for line in text.splitlines():
         line = line.strip()
         if not line or line.startswith("#"):
             continue
-        parts = line.split()
-        tokens = parts if len(parts) > 1 else _tokens(parts[0])
-        rows.append([_face(_bracket(t), shorthands) for t in tokens])
+        explicit = explicit or "/" in line
+        for row in line.split("/"):
+            parts = row.split()
+            if not parts:
+                continue
+            tokens = parts if len(parts) > 1 else _tokens(parts[0])
+            rows.append([_face(_bracket(t), shorthands) for t in tokens])
     if not rows:
         raise BoardError("empty board file")
-    return _shape(rows, size, " / ".join(text.split("\n")).strip())
+    return _shape(rows, size, " / ".join(text.split("\n")).strip(), explicit)
 
 
 def _bracket(token: str) -> str:

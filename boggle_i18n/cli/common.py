@@ -25,6 +25,7 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 def handle_errors(command: F) -> F:
     """Turn library errors into one `Error:` line and exit 1, never a traceback."""
+
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
@@ -36,6 +37,7 @@ def handle_errors(command: F) -> F:
             raise fail(f"{exc.strerror or exc}{where}") from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
+
     return wrapper  # type: ignore[return-value]
 
 
@@ -62,6 +64,8 @@ def to_json(data: Any) -> str:
 
 
 StoreOption = typer.Option(
-    None, "--store", help="Lexicon store folder [default: $BOGGLE_I18N_HOME or the user data folder].",
+    None,
+    "--store",
+    help="Lexicon store folder [default: $BOGGLE_I18N_HOME or the user data folder].",
     show_default=False,
 )

@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from contextlib import nullcontext
 from pathlib import Path
-from typing import Any, Optional
+from typing import Any
 
 import typer
 
@@ -28,14 +28,24 @@ def stage_table(manifest: dict[str, Any]) -> str:
     """The per-stage report: what each stage kept, dropped and changed, with examples."""
     rows = [("#", "stage", "params", "in", "kept", "dropped", "changed", "examples")]
     for i, st in enumerate(manifest["stages"], 1):
-        rows.append((str(i), st["stage"], _params(st["params"]), f"{st['in']:,}", f"{st['kept']:,}",
-                     f"{st['dropped']:,}", f"{st['changed']:,}", ", ".join(st["examples"])))
+        rows.append(
+            (
+                str(i),
+                st["stage"],
+                _params(st["params"]),
+                f"{st['in']:,}",
+                f"{st['kept']:,}",
+                f"{st['dropped']:,}",
+                f"{st['changed']:,}",
+                ", ".join(st["examples"]),
+            )
+        )
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
     numeric = {3, 4, 5, 6}
     lines = []
     for r in rows:
-        cells = [c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths))]
-        lines.append("  ".join(cells + [r[7]]).rstrip())
+        cells = [c.rjust(w) if i in numeric else c.ljust(w) for i, (c, w) in enumerate(zip(r, widths, strict=False))]
+        lines.append("  ".join([*cells, r[7]]).rstrip())
     return "\n".join(lines)
 
 
@@ -43,19 +53,21 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
     """What `build-lexicon` prints when it is done."""
     src = manifest["source"]
     version = f" {src['version']}" if src.get("version") else ""
-    return "\n".join([
-        f"lexicon {manifest['name']} ({manifest['language']}): {manifest['word_count']:,} words "
-        f"from {manifest['raw_entries']:,} raw entries",
-        f"source: {src['name']}{version} [{src['kind']}] {src['path']} sha256 {src['sha256'][:16]}...",
-        f"licence: {manifest['licence']}",
-        "",
-        stage_table(manifest),
-        "",
-        f"alphabet: {manifest['alphabet']}   longest word: {manifest['longest_word']} "
-        f"({len(manifest['longest_word'])} letters)",
-        f"trie: {trie_path} ({manifest['trie_bytes']:,} bytes, sha256 {manifest['trie_sha256'][:16]}...) "
-        f"built in {manifest['build_seconds']:.2f} s",
-    ])
+    return "\n".join(
+        [
+            f"lexicon {manifest['name']} ({manifest['language']}): {manifest['word_count']:,} words "
+            f"from {manifest['raw_entries']:,} raw entries",
+            f"source: {src['name']}{version} [{src['kind']}] {src['path']} sha256 {src['sha256'][:16]}...",
+            f"licence: {manifest['licence']}",
+            "",
+            stage_table(manifest),
+            "",
+            f"alphabet: {manifest['alphabet']}   longest word: {manifest['longest_word']} "
+            f"({len(manifest['longest_word'])} letters)",
+            f"trie: {trie_path} ({manifest['trie_bytes']:,} bytes, sha256 {manifest['trie_sha256'][:16]}...) "
+            f"built in {manifest['build_seconds']:.2f} s",
+        ]
+    )
 
 
 def _progress():  # type: ignore[no-untyped-def]
@@ -72,18 +84,31 @@ def _progress():  # type: ignore[no-untyped-def]
 @handle_errors
 def build_lexicon_cmd(
     name: str = typer.Argument(..., help="Recipe name (see `boggle-i18n lexicons`) or path to a recipe .toml."),
-    source: Optional[Path] = typer.Option(None, "--source", help="Raw word list to use instead of the cache, system list or download."),
-    store: Optional[Path] = StoreOption,
-    save_as: Optional[str] = typer.Option(None, "--as", help="Store the result under another name (e.g. for your own list)."),
-    encoding: Optional[str] = typer.Option(None, "--encoding", help="Override the recipe's source encoding."),
-    no_download: bool = typer.Option(False, "--no-download", help="Never download; use --source, the cache or a system list."),
+    source: Path | None = typer.Option(
+        None, "--source", help="Raw word list to use instead of the cache, system list or download."
+    ),
+    store: Path | None = StoreOption,
+    save_as: str | None = typer.Option(
+        None, "--as", help="Store the result under another name (e.g. for your own list)."
+    ),
+    encoding: str | None = typer.Option(None, "--encoding", help="Override the recipe's source encoding."),
+    no_download: bool = typer.Option(
+        False, "--no-download", help="Never download; use --source, the cache or a system list."
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
 ) -> None:
     """Build a lexicon: raw list -> the recipe's stages -> MARISA trie + manifest in the store."""
     context, progress = _progress()
     with context:
-        lexicon = build_lexicon(name, source=source, store=store, save_as=save_as, encoding=encoding,
-                                download=not no_download, progress=progress)
+        lexicon = build_lexicon(
+            name,
+            source=source,
+            store=store,
+            save_as=save_as,
+            encoding=encoding,
+            download=not no_download,
+            progress=progress,
+        )
     trie_path, _ = lexicon_paths(lexicon.name, store)
     emit(to_json(lexicon.manifest) if json_out else build_summary(lexicon.manifest, trie_path))
 
@@ -91,21 +116,42 @@ def build_lexicon_cmd(
 @app.command("lexicons")
 @handle_errors
 def lexicons_cmd(
-    store: Optional[Path] = StoreOption,
+    store: Path | None = StoreOption,
     json_out: bool = typer.Option(False, "--json", help="Print recipes and built lexicons as JSON."),
 ) -> None:
     """List the shipped recipes and the lexicons built in the store."""
     recipes = [load_recipe(n) for n in recipe_names()]
     built = built_lexicons(store)
     if json_out:
-        emit(to_json({
-            "store": str(store_dir(store)),
-            "recipes": [{"name": r.name, "language": r.language, "description": r.description,
-                         "licence": r.licence, "source": r.source.name, "built": r.name in built} for r in recipes],
-            "built": [{"name": n, "language": m.get("language"), "word_count": m.get("word_count"),
-                       "source": m.get("source"), "built_at": m.get("built_at"), "recipe_sha256": m.get("recipe_sha256")}
-                      for n, m in built.items()],
-        }))
+        emit(
+            to_json(
+                {
+                    "store": str(store_dir(store)),
+                    "recipes": [
+                        {
+                            "name": r.name,
+                            "language": r.language,
+                            "description": r.description,
+                            "licence": r.licence,
+                            "source": r.source.name,
+                            "built": r.name in built,
+                        }
+                        for r in recipes
+                    ],
+                    "built": [
+                        {
+                            "name": n,
+                            "language": m.get("language"),
+                            "word_count": m.get("word_count"),
+                            "source": m.get("source"),
+                            "built_at": m.get("built_at"),
+                            "recipe_sha256": m.get("recipe_sha256"),
+                        }
+                        for n, m in built.items()
+                    ],
+                }
+            )
+        )
         return
     width = max(len(r.name) for r in recipes)
     lines = ["Recipes (boggle-i18n build-lexicon NAME):"]
@@ -119,29 +165,46 @@ def lexicons_cmd(
     for n, m in built.items():
         src = m.get("source", {})
         version = f" {src.get('version')}" if src.get("version") else ""
-        lines.append(f"  {n.ljust(width)}  {m.get('language')}  {m.get('word_count', 0):>9,} words  "
-                     f"{src.get('name')}{version} [{src.get('kind')}]  built {m.get('built_at')}")
+        lines.append(
+            f"  {n.ljust(width)}  {m.get('language')}  {m.get('word_count', 0):>9,} words  "
+            f"{src.get('name')}{version} [{src.get('kind')}]  built {m.get('built_at')}"
+        )
     emit("\n".join(lines))
 
 
 @app.command("dice")
 @handle_errors
 def dice_cmd(
-    lang: Optional[str] = typer.Option(None, "--lang", help="Only the dice sets of this language."),
+    lang: str | None = typer.Option(None, "--lang", help="Only the dice sets of this language."),
     json_out: bool = typer.Option(False, "--json", help="Print the dice sets as JSON."),
 ) -> None:
     """List the dice sets (editions) and languages that ship with boggle-i18n."""
     sets = [d for d in dice_sets().values() if lang is None or d.language == lang]
     if json_out:
-        emit(to_json([{"id": d.id, "name": d.name, "language": d.language, "size": [d.rows, d.cols],
-                       "min_word_length": d.min_word_length, "scoring": d.scoring, "status": d.status,
-                       "dice": [list(die) for die in d.dice]} for d in sets]))
+        emit(
+            to_json(
+                [
+                    {
+                        "id": d.id,
+                        "name": d.name,
+                        "language": d.language,
+                        "size": [d.rows, d.cols],
+                        "min_word_length": d.min_word_length,
+                        "scoring": d.scoring,
+                        "status": d.status,
+                        "dice": [list(die) for die in d.dice],
+                    }
+                    for d in sets
+                ]
+            )
+        )
         return
     width = max((len(d.id) for d in sets), default=0)
     lines = []
     for d in sets:
-        lines.append(f"{d.id.ljust(width)}  {d.rows}x{d.cols}  min {d.min_word_length}  "
-                     f"{d.scoring:<13} {d.status:<28} {d.name}")
+        lines.append(
+            f"{d.id.ljust(width)}  {d.rows}x{d.cols}  min {d.min_word_length}  {d.scoring:<13} {d.status:<28} {d.name}"
+        )
     lines.append("")
     lines.append("languages: " + ", ".join(f"{c} ({lg.name})" for c, lg in languages().items()))
     emit("\n".join(lines))

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -18,13 +17,15 @@ from .common import StoreOption, emit, handle_errors, note, to_json
 @app.command("random")
 @handle_errors
 def random_cmd(
-    dice: Optional[str] = typer.Option(None, "--dice", help="Dice set to roll (see `boggle-i18n dice`)."),
-    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="Language whose dice or letters to use [default: en]."),
-    size: Optional[str] = typer.Option(None, "--size", help="Board size RxC, e.g. 5x5 or 3x7."),
-    letters: Optional[str] = typer.Option(None, "--letters", help="uniform, or lexicon (weighted by a built lexicon's letter counts)."),
-    seed: Optional[int] = typer.Option(None, "--seed", help="Random seed; the seed used is always echoed."),
+    dice: str | None = typer.Option(None, "--dice", help="Dice set to roll (see `boggle-i18n dice`)."),
+    lang: str | None = typer.Option(None, "--lang", "-l", help="Language whose dice or letters to use [default: en]."),
+    size: str | None = typer.Option(None, "--size", help="Board size RxC, e.g. 5x5 or 3x7."),
+    letters: str | None = typer.Option(
+        None, "--letters", help="uniform, or lexicon (weighted by a built lexicon's letter counts)."
+    ),
+    seed: int | None = typer.Option(None, "--seed", help="Random seed; the seed used is always echoed."),
     json_out: bool = typer.Option(False, "--json", help="Print board, notation and seed as JSON."),
-    store: Optional[Path] = StoreOption,
+    store: Path | None = StoreOption,
 ) -> None:
     """Roll a random board: dice shuffled to cells, one face up (or letters drawn per cell)."""
     shape = parse_size(size) if size else None
@@ -35,7 +36,18 @@ def random_cmd(
     board, used_seed = roll_board(dice=dice, lang=lang, size=shape, letters=letters, seed=seed, letter_counts=counts)
     note(f"seed: {used_seed}")
     if json_out:
-        emit(to_json({"board": board.notation(), "rows": board.rows, "cols": board.cols, "seed": used_seed,
-                      "dice": dice, "lang": lang, "letters": letters}))
+        emit(
+            to_json(
+                {
+                    "board": board.notation(),
+                    "rows": board.rows,
+                    "cols": board.cols,
+                    "seed": used_seed,
+                    "dice": dice,
+                    "lang": lang,
+                    "letters": letters,
+                }
+            )
+        )
     else:
         emit(f"{board.grid()}\n\n{board.notation()}  (seed {used_seed})")

@@ -5,14 +5,14 @@ from __future__ import annotations
 import shutil
 import textwrap
 
-from ..board.board import Board
+from ..board.board import Board, display_face
 from ..solver.base import FoundWord, SolveResult
 
 
 def draw_path(board: Board, word: FoundWord) -> str:
     """The grid with the path's step numbers in its cells and dots elsewhere."""
     steps = {cell: i for i, cell in enumerate(word.path, 1)}
-    faces = [f.capitalize() if f else "." for f in board.faces]
+    faces = [display_face(f) for f in board.faces]
     width = max(max(len(f) for f in faces), len(str(len(word.path))))
     lines = []
     for r in range(board.rows):
@@ -45,8 +45,9 @@ def render_result(result: SolveResult, paths: bool = False) -> str:
         each = f"{pts[0]} point{'s' if pts[0] != 1 else ''} each" if len(pts) == 1 else "points vary"
         out.append("")
         out.append(f"{length} letters, {each} ({len(words)} words):")
-        out.append(textwrap.fill(" ".join(w.word for w in words), width=width,
-                                 initial_indent="  ", subsequent_indent="  "))
+        out.append(
+            textwrap.fill(" ".join(w.word for w in words), width=width, initial_indent="  ", subsequent_indent="  ")
+        )
     if paths:
         out.append("")
         out.append("paths:")

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
-from typing import Optional
 
 import typer
 
@@ -20,7 +19,7 @@ from .common import StoreOption, emit, handle_errors, note, to_json
 from .render import render_result
 
 
-def read_board_text(board: Optional[str], board_file: Optional[Path]) -> tuple[str, bool]:
+def read_board_text(board: str | None, board_file: Path | None) -> tuple[str, bool]:
     """The board text and whether it is in file notation (from --file or stdin)."""
     if board_file is not None:
         try:
@@ -28,7 +27,9 @@ def read_board_text(board: Optional[str], board_file: Optional[Path]) -> tuple[s
         except UnicodeDecodeError:
             raise BoggleI18nError(f"board file {board_file} is not UTF-8 text") from None
     if board is None:
-        raise BoggleI18nError("give a board (e.g. perslatgsineters or abcd/efgh/ijkl/mnop), --file FILE, or - for stdin")
+        raise BoggleI18nError(
+            "give a board (e.g. perslatgsineters or abcd/efgh/ijkl/mnop), --file FILE, or - for stdin"
+        )
     if board == "-":
         return sys.stdin.read(), True
     return board, False
@@ -37,21 +38,36 @@ def read_board_text(board: Optional[str], board_file: Optional[Path]) -> tuple[s
 @app.command("solve")
 @handle_errors
 def solve_cmd(
-    board: Optional[str] = typer.Argument(
-        None, help="Board: rows split by '/' or spaces, [qu] for long faces, [] or . for blanks; - reads stdin."),
-    board_file: Optional[Path] = typer.Option(None, "--file", "-f", help="Read the board from a file: one row per line, faces split by spaces."),
-    lang: Optional[str] = typer.Option(None, "--lang", "-l", help="Language: its default lexicon, dice and rules [default: the lexicon's, or en]."),
-    lexicon_name: Optional[str] = typer.Option(None, "--lexicon", help="Lexicon to use (a built name or recipe) instead of the language's."),
-    dice: Optional[str] = typer.Option(None, "--dice", help="Dice set whose rules apply (min length, scoring, q = qu)."),
-    size: Optional[str] = typer.Option(None, "--size", help="Shape of an unseparated board string, e.g. 3x5."),
+    board: str | None = typer.Argument(
+        None, help="Board: rows split by '/' or spaces, [qu] for long faces, [] or . for blanks; - reads stdin."
+    ),
+    board_file: Path | None = typer.Option(
+        None, "--file", "-f", help="Read the board from a file: one row per line, faces split by spaces."
+    ),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", help="Language: its default lexicon, dice and rules [default: the lexicon's, or en]."
+    ),
+    lexicon_name: str | None = typer.Option(
+        None, "--lexicon", help="Lexicon to use (a built name or recipe) instead of the language's."
+    ),
+    dice: str | None = typer.Option(None, "--dice", help="Dice set whose rules apply (min length, scoring, q = qu)."),
+    size: str | None = typer.Option(None, "--size", help="Shape of an unseparated board string, e.g. 3x5."),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: Optional[int] = typer.Option(None, "--min-length", min=1, help="Shortest word that counts (letters)."),
-    scoring: Optional[str] = typer.Option(None, "--scoring", help="Scoring preset (classic-4x4, big-5x5, superbig-6x6, ...) or a table like 3:1,4:1,5:2,6:3,7:5,8:11."),
-    bare_q: Optional[str] = typer.Option(None, "--bare-q", help="What a lone q means: qu or q [default: from the dice]."),
+    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts (letters)."),
+    scoring: str | None = typer.Option(
+        None,
+        "--scoring",
+        help="Scoring preset (classic-4x4, big-5x5, superbig-6x6, ...) or a table like 3:1,4:1,5:2,6:3,7:5,8:11.",
+    ),
+    bare_q: str | None = typer.Option(None, "--bare-q", help="What a lone q means: qu or q [default: from the dice]."),
     paths: bool = typer.Option(False, "--paths", help="Draw each word's path on the grid."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object (board, lexicon, score, words with paths)."),
-    output: Optional[Path] = typer.Option(None, "--output", "-o", help="Write the result to this file (atomically) instead of stdout."),
-    store: Optional[Path] = StoreOption,
+    json_out: bool = typer.Option(
+        False, "--json", help="Print one JSON object (board, lexicon, score, words with paths)."
+    ),
+    output: Path | None = typer.Option(
+        None, "--output", "-o", help="Write the result to this file (atomically) instead of stdout."
+    ),
+    store: Path | None = StoreOption,
 ) -> None:
     """Solve a board: every word, its points and its path, and the total score."""
     text, file_format = read_board_text(board, board_file)
@@ -70,7 +86,7 @@ def solve_cmd(
     emit(to_json(result.to_dict()) if json_out else render_result(result, paths=paths), output)
 
 
-def lexicon_language(name: str, store: Optional[Path]) -> str:
+def lexicon_language(name: str, store: Path | None) -> str:
     """The language of a lexicon: from its manifest if built, else from its recipe."""
     manifest = built_lexicons(store).get(name)
     if manifest and manifest.get("language"):

@@ -9,7 +9,7 @@ import platform
 import time
 from collections import Counter
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from typing import Any
 
@@ -60,7 +60,7 @@ def _manifest(
         "longest_word": max(words, key=lambda w: (len(w), w)) if words else "",
         "trie_sha256": hashlib.sha256(trie_bytes).hexdigest(),
         "trie_bytes": len(trie_bytes),
-        "built_at": datetime.now(timezone.utc).isoformat(timespec="seconds"),
+        "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
         "build_seconds": round(seconds, 3),
         "built_with": {
             "boggle_i18n": _version("boggle-i18n"),
@@ -107,8 +107,9 @@ def build_lexicon(
     atomic_write_bytes(trie_path, trie_bytes)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     atomic_write_text(manifest_path, manifest_text)
-    lexicon = Lexicon(marisa_trie.Trie().frombytes(trie_bytes), manifest,
-                      hashlib.sha256(manifest_text.encode("utf-8")).hexdigest())
+    lexicon = Lexicon(
+        marisa_trie.Trie().frombytes(trie_bytes), manifest, hashlib.sha256(manifest_text.encode("utf-8")).hexdigest()
+    )
     say(f"built {recipe.name}: {len(words):,} words -> {trie_path}")
     return lexicon
 
@@ -124,11 +125,19 @@ def ensure_lexicon(
 
     `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
     """
-    if name.endswith(".toml"):
-        name_in_store = load_recipe(name).name
-    else:
-        name_in_store = name
+    recipe = load_recipe(name) if name.endswith(".toml") else None
+    name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
+    if recipe and manifest_path.is_file():
+        # A recipe file edited since its lexicon was built must not be answered from the stale lexicon.
+        try:
+            stale = json.loads(manifest_path.read_text(encoding="utf-8")).get("recipe_sha256") != recipe.sha256
+        except (OSError, ValueError, AttributeError):
+            stale = False  # let Lexicon.load report the broken manifest
+        if stale:
+            if on_build:
+                on_build(name_in_store)
+            return build_lexicon(name, store=store, progress=progress)
     if not manifest_path.is_file() and not name.endswith(".marisa"):
         if on_build:
             on_build(name_in_store)

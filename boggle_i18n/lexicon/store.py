@@ -57,12 +57,16 @@ class Lexicon:
         else:
             trie_path, manifest_path = lexicon_paths(name, store)
         if not manifest_path.is_file():
-            raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); run: boggle-i18n build-lexicon {name}")
+            raise LexiconError(
+                f"lexicon {name!r} is not built (no {manifest_path}); run: boggle-i18n build-lexicon {name}"
+            )
         raw_manifest = manifest_path.read_bytes()
         try:
             manifest = json.loads(raw_manifest)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise LexiconError(f"manifest {manifest_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}") from None
+            raise LexiconError(
+                f"manifest {manifest_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
+            ) from None
         if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
             raise LexiconError(f"{manifest_path} is not a boggle-i18n lexicon manifest")
         if manifest.get("format_version") != FORMAT_VERSION:
@@ -73,14 +77,20 @@ class Lexicon:
         try:
             data = trie_path.read_bytes()
         except FileNotFoundError:
-            raise LexiconError(f"trie file {trie_path} is missing; rebuild with: boggle-i18n build-lexicon {name}") from None
+            raise LexiconError(
+                f"trie file {trie_path} is missing; rebuild with: boggle-i18n build-lexicon {name}"
+            ) from None
         if hashlib.sha256(data).hexdigest() != manifest.get("trie_sha256"):
-            raise LexiconError(f"trie file {trie_path} is corrupt (sha256 differs from its manifest); "
-                               f"rebuild with: boggle-i18n build-lexicon {name} --force")
+            raise LexiconError(
+                f"trie file {trie_path} is corrupt (sha256 differs from its manifest); "
+                f"rebuild with: boggle-i18n build-lexicon {name} --force"
+            )
         try:
             trie = marisa_trie.Trie().frombytes(data)
         except Exception:
-            raise LexiconError(f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name} --force") from None
+            raise LexiconError(
+                f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name} --force"
+            ) from None
         return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest())
 
     @property

@@ -41,7 +41,7 @@ class StageReport:
 def _examples(before: list[str], after: list[str]) -> tuple[tuple[str, ...], int]:
     """Examples of dropped entries, or of changes `old -> new` for a stage that maps 1:1."""
     if len(before) == len(after):
-        changes = [(a, b) for a, b in zip(before, after) if a != b]
+        changes = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
         return tuple(f"{a} -> {b}" for a, b in changes[:EXAMPLES]), len(changes)
     kept = set(after)
     dropped = []
@@ -92,7 +92,7 @@ def run_stages(
     """Apply the stages in order; return the surviving entries and one report per stage."""
     fns = build_stages(specs, ctx)
     reports = []
-    for i, ((name, params), fn) in enumerate(zip(specs, fns)):
+    for i, ((name, params), fn) in enumerate(zip(specs, fns, strict=False)):
         if progress:
             progress(i, name)
         try:
@@ -100,14 +100,16 @@ def run_stages(
         except TypeError as exc:  # a parameter of the wrong type that only shows in use, e.g. min = "3"
             raise RecipeError(f"stage {i + 1} ({name}): bad parameters: {exc}") from None
         examples, changed = _examples(entries, after)
-        reports.append(StageReport(
-            stage=name,
-            params=params,
-            entries_in=len(entries),
-            kept=len(after),
-            dropped=len(entries) - len(after),
-            changed=changed,
-            examples=examples,
-        ))
+        reports.append(
+            StageReport(
+                stage=name,
+                params=params,
+                entries_in=len(entries),
+                kept=len(after),
+                dropped=len(entries) - len(after),
+                changed=changed,
+                examples=examples,
+            )
+        )
         entries = after
     return entries, reports

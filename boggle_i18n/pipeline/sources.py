@@ -71,9 +71,7 @@ def _package_version(package: str | None) -> str | None:
     if not package or shutil.which("dpkg-query") is None:
         return None
     try:
-        out = subprocess.run(
-            ["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=10
-        )
+        out = subprocess.run(["dpkg-query", "-W", "-f=${Version}", package], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     if out.returncode != 0:
@@ -108,12 +106,12 @@ def _no_source_error(recipe: Recipe, tried: list[str]) -> SourceError:
         ways.append(f"install the system list {spec.system[0]}{pkg}")
     if spec.url:
         ways.append(f"allow the download of {spec.url}")
-    return SourceError(
-        f"no source for lexicon {recipe.name!r} ({'; '.join(tried)}): " + ", or ".join(ways)
-    )
+    return SourceError(f"no source for lexicon {recipe.name!r} ({'; '.join(tried)}): " + ", or ".join(ways))
 
 
-def resolve_source(recipe: Recipe, source: str | os.PathLike[str] | None = None, download: bool = True) -> ResolvedSource:
+def resolve_source(
+    recipe: Recipe, source: str | os.PathLike[str] | None = None, download: bool = True
+) -> ResolvedSource:
     """Find the raw list for `recipe`, in the order local file, cache, system list, download."""
     spec = recipe.source
     if source is not None:

@@ -12,6 +12,7 @@ import unicodedata
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Literal
 
 from ..errors import RecipeError
 
@@ -33,9 +34,11 @@ STAGES: dict[str, Callable[..., StageFn]] = {}
 
 def stage(name: str) -> Callable[[Callable[..., StageFn]], Callable[..., StageFn]]:
     """Register a stage factory under the name recipes use."""
+
     def register(factory: Callable[..., StageFn]) -> Callable[..., StageFn]:
         STAGES[name] = factory
         return factory
+
     return register
 
 
@@ -58,9 +61,16 @@ def _skip_blank(ctx: StageContext) -> StageFn:
 @stage("normalize")
 def _normalize(ctx: StageContext, *, form: str = "NFC") -> StageFn:
     """Unicode normalisation, so `ë` is one code point whatever the source wrote."""
-    if form not in ("NFC", "NFD", "NFKC", "NFKD"):
+    forms: dict[str, Literal["NFC", "NFD", "NFKC", "NFKD"]] = {
+        "NFC": "NFC",
+        "NFD": "NFD",
+        "NFKC": "NFKC",
+        "NFKD": "NFKD",
+    }
+    if form not in forms:
         raise RecipeError(f"normalize: unknown form {form!r}")
-    return lambda entries: [unicodedata.normalize(form, e) for e in entries]
+    chosen = forms[form]
+    return lambda entries: [unicodedata.normalize(chosen, e) for e in entries]
 
 
 @stage("lowercase")
@@ -121,7 +131,7 @@ def _regex_drop(ctx: StageContext, *, pattern: str) -> StageFn:
 
 
 @stage("length")
-def _length(ctx: StageContext, *, min: int = 1, max: int | None = None) -> StageFn:  # noqa: A002
+def _length(ctx: StageContext, *, min: int = 1, max: int | None = None) -> StageFn:
     """Keep entries of `min`..`max` letters."""
     hi = max if max is not None else 10**9
     return lambda entries: [e for e in entries if min <= letters(e) <= hi]
@@ -200,7 +210,7 @@ def _dice_alphabet(ctx: StageContext, *, dice: Iterable[str] | None = None) -> S
         for i in range(len(word)):
             if ok[i]:
                 for n in range(1, min(longest, len(word) - i) + 1):
-                    if word[i:i + n] in faces:
+                    if word[i : i + n] in faces:
                         ok[i + n] = True
         return ok[-1]
 

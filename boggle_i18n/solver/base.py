@@ -82,8 +82,9 @@ class SolveResult:
             "board": self.board.notation(),
             "rows": self.board.rows,
             "cols": self.board.cols,
-            "grid": [list(self.board.faces[r * self.board.cols:(r + 1) * self.board.cols])
-                     for r in range(self.board.rows)],
+            "grid": [
+                list(self.board.faces[r * self.board.cols : (r + 1) * self.board.cols]) for r in range(self.board.rows)
+            ],
             "lexicon": {"name": self.lexicon, **self.lexicon_info},
             "rules": self.rules.to_dict(),
             "engine": self.engine,

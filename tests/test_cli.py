@@ -1,0 +1,439 @@
+"""The `boggle-i18n` command line, driven through Typer's CliRunner."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+import shutil
+from importlib.metadata import version
+from itertools import pairwise
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES, REPO
+from typer.testing import CliRunner
+
+from boggle_i18n.cli import app
+
+COMMANDS = ["build-lexicon", "lexicons", "dice", "random", "solve"]
+BOARD = "perslatgsineters"
+BOARD_ROWS = ["pers", "latg", "sine", "ters"]
+BOARD_SCORE = 3625  # ENABLE2K, published by hybrid-boggle
+MINI_EN = FIXTURES / "mini-en.txt"
+
+runner = CliRunner()
+
+
+def invoke(*args: str, input: str | None = None):
+    result = runner.invoke(app, [str(a) for a in args], input=input)
+    assert "Traceback" not in result.output
+    return result
+
+
+def ok(*args: str, input: str | None = None):
+    result = invoke(*args, input=input)
+    assert result.exit_code == 0, result.output
+    return result
+
+
+def assert_one_error_line(result) -> str:
+    """Exit 1, exactly one `Error:` line, no traceback and no stray exception."""
+    assert result.exit_code == 1, result.output
+    assert result.exception is None or isinstance(result.exception, SystemExit), repr(result.exception)
+    errors = [line for line in result.output.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, result.output
+    assert "Traceback" not in result.output
+    return errors[0]
+
+
+def mini_recipe(folder: Path, extra_stage: str = "") -> Path:
+    """A recipe of our own whose system list is a small fixture file."""
+    path = folder / "mini.toml"
+    path.write_text(
+        'name = "mini"\nlanguage = "nl"\nlicence = "test data"\n\n'
+        f'[source]\nname = "mini fixture"\nsystem = ["{FIXTURES / "mini-nl.txt"}"]\n\n'
+        '[[stages]]\nstage = "drop-capitalised"\n\n'
+        '[[stages]]\nstage = "length"\nmin = 3\n' + extra_stage,
+        encoding="utf-8",
+    )
+    return path
+
+
+@pytest.fixture
+def enable2k_store(built_store: Path, tmp_path: Path) -> Path:
+    """A private copy of the built en-enable2k, safe to damage."""
+    store = tmp_path / "copy"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        shutil.copy(built_store / f"en-enable2k{suffix}", store)
+    return store
+
+
+# --- help and version -------------------------------------------------------------------------
+
+
+def test_app_help_lists_commands() -> None:
+    """The top-level help names every command."""
+    result = ok("--help")
+    for command in COMMANDS:
+        assert command in result.output
+
+
+@pytest.mark.parametrize("command", COMMANDS)
+def test_command_help(command: str) -> None:
+    """Every command has working help."""
+    result = ok(command, "--help")
+    assert "Usage" in result.output and command in result.output
+
+
+def test_version() -> None:
+    """--version prints the installed distribution's version."""
+    result = ok("--version")
+    assert result.output.strip() == f"boggle-i18n {version('boggle-i18n')}"
+
+
+# --- build-lexicon, lexicons, dice ------------------------------------------------------------
+
+
+def test_build_lexicon_prints_stage_counts(store: Path) -> None:
+    """The build report shows each stage's in/kept/dropped/changed, matching the fixture by hand."""
+    result = ok("build-lexicon", "en-enable2k", "--source", MINI_EN, "--store", store)
+    out = result.stdout
+    assert "6 words from 11 raw entries" in out
+    expected = [  # stage, in, kept, dropped, changed
+        ("strip", 11, 11, 0, 0),
+        ("skip-blank", 11, 11, 0, 0),
+        ("normalize", 11, 11, 0, 0),
+        ("lowercase", 11, 11, 0, 1),
+        ("regex-keep", 11, 11, 0, 0),
+        ("length", 11, 9, 2, 0),
+        ("dedupe", 9, 8, 1, 0),
+        ("dice-alphabet", 8, 6, 2, 0),
+    ]
+    for i, (stage, n_in, kept, dropped, changed) in enumerate(expected, 1):
+        row = rf"^{i}\s+{stage}\s.*\s{n_in}\s+{kept}\s+{dropped}\s+{changed}\b"
+        assert re.search(row, out, re.M), f"no row {row!r} in\n{out}"
+    assert re.search(r"dice-alphabet.*qat, tranq", out)
+    assert "longest word: catalog" in out
+    assert (store / "en-enable2k.marisa").is_file()
+
+
+def test_build_lexicon_json(store: Path) -> None:
+    """--json prints the manifest, the same document as the stored NAME.json."""
+    result = ok("build-lexicon", "en-enable2k", "--source", MINI_EN, "--store", store, "--json")
+    manifest = json.loads(result.stdout)
+    assert manifest == json.loads((store / "en-enable2k.json").read_text(encoding="utf-8"))
+    assert manifest["word_count"] == 6
+    assert [s["kept"] for s in manifest["stages"]] == [11, 11, 11, 11, 11, 9, 8, 6]
+    assert manifest["source"]["sha256"] == hashlib.sha256(MINI_EN.read_bytes()).hexdigest()
+
+
+def test_lexicons_lists_recipes_and_built(store: Path) -> None:
+    """`lexicons` names every shipped recipe, and the built ones once built."""
+    shipped = sorted(p.stem for p in (REPO / "pipelines").glob("*.toml"))
+    assert {"nl", "nl-teuncm", "en", "en-enable2k", "de"} <= set(shipped)
+    before = ok("lexicons", "--store", store).stdout
+    for name in shipped:
+        assert re.search(rf"^\s+{re.escape(name)}\s", before, re.M)
+    assert "(none yet)" in before
+    ok("build-lexicon", "en-enable2k", "--source", MINI_EN, "--store", store, "--as", "mine")
+    after = ok("lexicons", "--store", store).stdout
+    assert "(none yet)" not in after
+    assert re.search(r"^\s+mine\s+en\s+6 words", after, re.M)
+
+
+def test_lexicons_json(store: Path) -> None:
+    """--json gives recipes (with a built flag) and built lexicons."""
+    ok("build-lexicon", "en-enable2k", "--source", MINI_EN, "--store", store)
+    data = json.loads(ok("lexicons", "--store", store, "--json").stdout)
+    shipped = sorted(p.stem for p in (REPO / "pipelines").glob("*.toml"))
+    assert sorted(r["name"] for r in data["recipes"]) == shipped
+    assert {r["name"]: r["built"] for r in data["recipes"]}["en-enable2k"] is True
+    assert {r["name"]: r["built"] for r in data["recipes"]}["nl"] is False
+    assert [(b["name"], b["word_count"]) for b in data["built"]] == [("en-enable2k", 6)]
+    assert Path(data["store"]) == store
+
+
+def test_dice_lists_sets() -> None:
+    """`dice` lists every shipped dice set; --lang filters; --json has the dice."""
+    ids = sorted(json.loads(p.read_text(encoding="utf-8"))["id"] for p in (REPO / "lexicons" / "dice").glob("*.json"))
+    assert "nl-4x4" in ids and "en-new-4x4" in ids
+    out = ok("dice").stdout
+    for dice_id in ids:
+        assert re.search(rf"^{re.escape(dice_id)}\s", out, re.M)
+    dutch = ok("dice", "--lang", "nl").stdout
+    assert re.search(r"^nl-4x4\s+4x4", dutch, re.M) and "en-new-4x4" not in dutch
+    data = json.loads(ok("dice", "--json").stdout)
+    assert sorted(d["id"] for d in data) == ids
+    nl = next(d for d in data if d["id"] == "nl-4x4")
+    assert nl["size"] == [4, 4] and len(nl["dice"]) == 16
+
+
+# --- solve ------------------------------------------------------------------------------------
+
+
+def test_solve_known_score(built_store: Path) -> None:
+    """perslatgsineters scores 3625 with ENABLE2K (the published optimum)."""
+    out = ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store).stdout
+    assert re.search(rf"\bscore {BOARD_SCORE} from \d+ words", out)
+    assert "replastering" in out
+
+
+def grid_letter(r: int, c: int) -> str:
+    return BOARD_ROWS[r][c]
+
+
+def test_solve_json(built_store: Path) -> None:
+    """--json has board, lexicon (name, manifest sha), score, n_words and words with valid paths."""
+    data = json.loads(ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--json").stdout)
+    assert {"board", "lexicon", "score", "n_words", "words"} <= set(data)
+    assert data["board"] == "/".join(BOARD_ROWS)
+    assert data["lexicon"]["name"] == "en-enable2k"
+    manifest_bytes = (built_store / "en-enable2k.json").read_bytes()
+    assert data["lexicon"]["manifest_sha256"] == hashlib.sha256(manifest_bytes).hexdigest()
+    assert data["score"] == BOARD_SCORE
+    assert data["n_words"] == len(data["words"]) == len({w["word"] for w in data["words"]})
+    assert sum(w["points"] for w in data["words"]) == BOARD_SCORE
+    for w in data["words"]:
+        assert set(w) >= {"word", "points", "path"}
+        path = w["path"]
+        assert all(isinstance(cell, list) and len(cell) == 2 for cell in path)
+        cells = [tuple(cell) for cell in path]
+        assert len(set(cells)) == len(cells)
+        assert all(0 <= r < 4 and 0 <= c < 4 for r, c in cells)
+        assert all(max(abs(r1 - r2), abs(c1 - c2)) == 1 for (r1, c1), (r2, c2) in pairwise(cells))
+        assert "".join(grid_letter(r, c) for r, c in cells) == w["word"]
+    by_word = {w["word"]: w["points"] for w in data["words"]}
+    assert by_word["replastering"] == 11 and by_word["per"] == 1
+
+
+def test_solve_paths(built_store: Path) -> None:
+    """--paths draws each word's steps on the grid: replastering shows steps 1 to 12."""
+    out = ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--paths").stdout
+    lines = out.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("replastering"))
+    drawn = lines[start + 1 : start + 5]
+    assert [re.findall(r"[A-Z]", line) for line in drawn] == [list(r.upper()) for r in BOARD_ROWS]
+    steps = sorted(int(n) for line in drawn for n in re.findall(r"\d+", line))
+    assert steps == list(range(1, 13))
+
+
+def test_solve_no_diagonals_lowers_score(built_store: Path) -> None:
+    """Without diagonals fewer words exist, and every path moves orthogonally."""
+    data = json.loads(
+        ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--no-diagonals", "--json").stdout
+    )
+    assert 0 < data["score"] < BOARD_SCORE
+    for w in data["words"]:
+        cells = w["path"]
+        assert all(abs(a[0] - b[0]) + abs(a[1] - b[1]) == 1 for a, b in pairwise(cells))
+
+
+def test_solve_output_file(built_store: Path, tmp_path: Path) -> None:
+    """--output writes the result to the file instead of stdout."""
+    target = tmp_path / "out" / "result.json"
+    target.parent.mkdir()
+    result = ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--json", "--output", target)
+    assert "score" not in result.stdout
+    assert json.loads(target.read_text(encoding="utf-8"))["score"] == BOARD_SCORE
+    assert [p.name for p in target.parent.iterdir()] == ["result.json"]
+
+
+def test_solve_board_from_file(built_store: Path) -> None:
+    """A board file (one row per line, faces split by spaces) gives the same result."""
+    out = ok(
+        "solve", "--file", FIXTURES / "perslatgsineters.board", "--lexicon", "en-enable2k", "--store", built_store
+    ).stdout
+    assert f"score {BOARD_SCORE} from" in out
+
+
+def test_solve_board_from_stdin(built_store: Path) -> None:
+    """`-` reads the board from stdin in file notation."""
+    text = (FIXTURES / "perslatgsineters.board").read_text(encoding="utf-8")
+    out = ok("solve", "-", "--lexicon", "en-enable2k", "--store", built_store, input=text).stdout
+    assert f"score {BOARD_SCORE} from" in out
+
+
+def test_solve_builds_missing_lexicon_first(tmp_path: Path) -> None:
+    """solve with an unbuilt lexicon builds it (from the recipe's system list) and says so, once."""
+    recipe = mini_recipe(tmp_path)
+    store = tmp_path / "store"
+    board = "katx/hond/fiet/xxxs"  # kat, tand (diagonal a-n), hond, fiets; Kees is a name; ab too short
+    first = ok("solve", board, "--lexicon", recipe, "--store", store, "--json")
+    assert "not built yet" in first.stderr and "building it first" in first.stderr
+    data = json.loads(first.stdout)
+    assert sorted(w["word"] for w in data["words"]) == ["fiets", "hond", "kat", "tand"]
+    assert data["score"] == 5  # 1 + 1 + 1 + 2
+    assert (store / "mini.marisa").is_file()
+    manifest = json.loads((store / "mini.json").read_text(encoding="utf-8"))
+    assert manifest["source"]["kind"] == "system"
+    # Built now: neither the recipe path nor the name builds again.
+    for name in (str(recipe), "mini"):
+        again = ok("solve", board, "--lexicon", name, "--store", store, "--json")
+        assert "building" not in again.stderr
+        assert json.loads(again.stdout)["score"] == 5
+    flat = json.loads(ok("solve", board, "--lexicon", "mini", "--store", store, "--json", "--no-diagonals").stdout)
+    assert flat["score"] == 4  # tand needs the diagonal a-n
+
+
+def test_solve_rebuilds_when_recipe_changes(tmp_path: Path) -> None:
+    """A changed recipe file is not answered from the stale lexicon."""
+    recipe = mini_recipe(tmp_path)
+    store = tmp_path / "store"
+    board = "katx/hond/fiet/xxxs"
+    ok("solve", board, "--lexicon", recipe, "--store", store)
+    mini_recipe(tmp_path, extra_stage='\n[[stages]]\nstage = "regex-drop"\npattern = "^h"\n')
+    changed = ok("solve", board, "--lexicon", recipe, "--store", store, "--json")
+    assert "building it first" in changed.stderr
+    assert sorted(w["word"] for w in json.loads(changed.stdout)["words"]) == ["fiets", "kat", "tand"]
+
+
+# --- random -----------------------------------------------------------------------------------
+
+
+def nl_faces() -> set[str]:
+    data = json.loads((REPO / "lexicons" / "dice" / "nl-4x4.json").read_text(encoding="utf-8"))
+    return {face.lower() for die in data["dice"] for face in die}
+
+
+def test_random_is_reproducible() -> None:
+    """The same seed rolls the same board; the seed is echoed; faces come from the dice."""
+    first = ok("random", "--seed", "7", "--dice", "nl-4x4")
+    second = ok("random", "--seed", "7", "--dice", "nl-4x4")
+    assert first.stdout == second.stdout
+    assert "seed: 7" in first.stderr
+    assert "(seed 7)" in first.stdout
+    notation = re.search(r"^(\S+)\s+\(seed 7\)", first.stdout, re.M).group(1)
+    rows = notation.split("/")
+    assert len(rows) == 4 and all(len(r) == 4 for r in rows)
+    assert set("".join(rows)) <= nl_faces()
+    other = ok("random", "--seed", "8", "--dice", "nl-4x4")
+    assert "(seed 8)" in other.stdout
+
+
+def test_random_json() -> None:
+    """--json echoes board, size and seed."""
+    data = json.loads(ok("random", "--seed", "7", "--dice", "nl-4x4", "--json").stdout)
+    assert data["seed"] == 7 and data["rows"] == 4 and data["cols"] == 4
+    assert data["board"] in ok("random", "--seed", "7", "--dice", "nl-4x4").stdout
+
+
+def test_random_without_seed_echoes_one() -> None:
+    """Without --seed a fresh seed is drawn and echoed, so the board can be rolled again."""
+    first = ok("random", "--dice", "nl-4x4", "--json")
+    seed = json.loads(first.stdout)["seed"]
+    assert f"seed: {seed}" in first.stderr
+    again = json.loads(ok("random", "--dice", "nl-4x4", "--json", "--seed", str(seed)).stdout)
+    assert again["board"] == json.loads(first.stdout)["board"]
+
+
+def test_random_uniform_any_size() -> None:
+    """--size 3x5 --letters uniform draws 3 rows of 5 cells."""
+    data = json.loads(ok("random", "--size", "3x5", "--letters", "uniform", "--seed", "1", "--json").stdout)
+    assert (data["rows"], data["cols"]) == (3, 5)
+    rows = data["board"].split("/")
+    assert len(rows) == 3
+    cells = [re.findall(r"\[[a-z]*\]|[a-z]", row) for row in rows]
+    assert all(len(c) == 5 for c in cells)
+    text = ok("random", "--size", "3x5", "--letters", "uniform", "--seed", "1").stdout
+    assert len([line for line in text.splitlines() if line.strip()]) == 4  # 3 grid rows + notation
+
+
+# --- errors -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("board", ["abc/de", "ab1c", "abcde", "[qu"])
+def test_malformed_board(built_store: Path, board: str) -> None:
+    """A board that cannot be parsed gives one Error line and exit 1."""
+    line = assert_one_error_line(invoke("solve", board, "--lexicon", "en-enable2k", "--store", built_store))
+    assert "board" in line or "face" in line or "[" in line
+
+
+def test_unknown_lang() -> None:
+    """An unknown language code lists the known ones."""
+    line = assert_one_error_line(invoke("solve", BOARD, "--lang", "xx"))
+    assert "'xx'" in line and "nl" in line
+
+
+def test_unknown_dice(built_store: Path) -> None:
+    """Unknown dice sets are reported by solve and by random."""
+    line = assert_one_error_line(
+        invoke("solve", BOARD, "--dice", "nope", "--lexicon", "en-enable2k", "--store", built_store)
+    )
+    assert "'nope'" in line
+    assert "'nope'" in assert_one_error_line(invoke("random", "--dice", "nope"))
+
+
+def test_unknown_recipe(store: Path) -> None:
+    """An unknown recipe name lists the shipped ones."""
+    line = assert_one_error_line(invoke("build-lexicon", "klingon", "--store", store))
+    assert "'klingon'" in line and "nl-teuncm" in line
+
+
+def test_missing_source_file(store: Path, tmp_path: Path) -> None:
+    """A --source that does not exist is named in the error."""
+    line = assert_one_error_line(invoke("build-lexicon", "en", "--source", tmp_path / "gone.txt", "--store", store))
+    assert "gone.txt" in line
+
+
+def test_undecodable_source(store: Path, tmp_path: Path) -> None:
+    """Latin-1 bytes in a UTF-8 list: the error names the byte offset."""
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("cat\ncafé\n".encode("latin-1"))
+    line = assert_one_error_line(invoke("build-lexicon", "en", "--source", bad, "--store", store))
+    assert "offset 7" in line
+
+
+def test_empty_source(store: Path, tmp_path: Path) -> None:
+    """An empty list is refused."""
+    empty = tmp_path / "empty.txt"
+    empty.write_text("", encoding="utf-8")
+    assert "empty" in assert_one_error_line(invoke("build-lexicon", "en", "--source", empty, "--store", store))
+
+
+def test_no_source_offline(store: Path) -> None:
+    """Offline with no list at hand: one line naming --source and the download URL."""
+    line = assert_one_error_line(invoke("build-lexicon", "en-enable2k", "--store", store))
+    assert "--source" in line and "https://" in line
+
+
+def test_bad_recipe_parameter(store: Path, tmp_path: Path) -> None:
+    """A recipe parameter of the wrong type is one Error line naming the stage, not a traceback."""
+    recipe = mini_recipe(tmp_path, extra_stage='\n[[stages]]\nstage = "length"\nmax = "4"\n')
+    line = assert_one_error_line(invoke("build-lexicon", recipe, "--store", store))
+    assert "stage 3" in line
+
+
+def test_corrupt_trie(enable2k_store: Path) -> None:
+    """A damaged trie file is refused with a rebuild hint."""
+    trie = enable2k_store / "en-enable2k.marisa"
+    trie.write_bytes(trie.read_bytes()[:1000])
+    line = assert_one_error_line(invoke("solve", BOARD, "--lexicon", "en-enable2k", "--store", enable2k_store))
+    assert "corrupt" in line and "rebuild" in line
+
+
+@pytest.mark.parametrize("scoring", ["3:x", "nope", "3:1,4"])
+def test_bad_scoring(built_store: Path, scoring: str) -> None:
+    """A malformed scoring table or unknown preset is a clean error."""
+    result = invoke("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--scoring", scoring)
+    assert "scoring" in assert_one_error_line(result).lower()
+
+
+def test_no_board(built_store: Path) -> None:
+    """solve without a board says how to give one."""
+    assert "board" in assert_one_error_line(invoke("solve", "--lexicon", "en-enable2k", "--store", built_store))
+
+
+@pytest.mark.parametrize(
+    "args",
+    [
+        ["random", "--seed", "abc"],
+        ["solve", BOARD, "--min-length", "x"],
+        ["solve", BOARD, "--min-length", "0"],
+        ["random", "--nope"],
+    ],
+)
+def test_bad_option_types_exit_2(args: list[str]) -> None:
+    """Usage errors are Click's: exit 2."""
+    assert invoke(*args).exit_code == 2

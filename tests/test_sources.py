@@ -1,0 +1,262 @@
+"""Finding a recipe's raw list: --source > cache > system list > download, and clear errors."""
+
+from __future__ import annotations
+
+import dataclasses
+import hashlib
+import os
+from pathlib import Path
+
+import pytest
+from conftest import FIXTURES
+
+from boggle_i18n import build_lexicon
+from boggle_i18n.errors import SourceError
+from boggle_i18n.pipeline import load_recipe, resolve_source
+from boggle_i18n.pipeline.recipe import Recipe
+
+URL = "https://example.invalid/lists/words-1.0.txt"
+CONTENT = b"kat\nhond\nfiets\n"
+SHA = hashlib.sha256(CONTENT).hexdigest()
+DUTCH = Path("/usr/share/dict/dutch")
+
+
+def write_recipe(
+    folder: Path,
+    *,
+    system: list[Path] = (),
+    filename: str | None = "words.txt",
+    url: str | None = URL,
+    sha256: str | None = SHA,
+    package: str | None = "wfake",
+) -> Recipe:
+    """A small recipe of our own, written as TOML so it goes through the real loader."""
+    lines = [
+        'name = "fake"',
+        'language = "nl"',
+        'licence = "test"',
+        "",
+        "[source]",
+        'name = "fake list"',
+        'version = "1.0"',
+    ]
+    if url:
+        lines.append(f'url = "{url}"')
+    if sha256:
+        lines.append(f'sha256 = "{sha256}"')
+    if filename:
+        lines.append(f'filename = "{filename}"')
+    if system:
+        lines.append("system = [" + ", ".join(f'"{p}"' for p in system) + "]")
+    if package:
+        lines.append(f'system_package = "{package}"')
+    lines += ["", "[[stages]]", 'stage = "strip"']
+    path = folder / "fake.toml"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return load_recipe(str(path))
+
+
+def cache_file(name: str = "words.txt", sha: str = SHA) -> Path:
+    """Where a download of the recipe's list is cached: $BOGGLE_I18N_CACHE/sources/<sha16>-<name>."""
+    return Path(os.environ["BOGGLE_I18N_CACHE"]) / "sources" / f"{sha[:16]}-{name}"
+
+
+def put(path: Path, data: bytes) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_bytes(data)
+    return path
+
+
+@pytest.fixture
+def no_download(monkeypatch: pytest.MonkeyPatch) -> list:
+    """Fail the test if a download is attempted; record attempts."""
+    calls: list = []
+
+    def fake(recipe, target):
+        calls.append(target)
+        raise AssertionError("no download expected")
+
+    monkeypatch.setattr("boggle_i18n.pipeline.sources._download", fake)
+    return calls
+
+
+# --- resolution order -------------------------------------------------------------------------
+
+
+def test_source_option_beats_everything(tmp_path: Path, no_download: list) -> None:
+    """--source wins over a valid cache and an installed system list."""
+    system = put(tmp_path / "system.txt", b"system\n")
+    recipe = write_recipe(tmp_path, system=[system])
+    put(cache_file(), CONTENT)
+    mine = put(tmp_path / "mine.txt", b"mine\n")
+    resolved = resolve_source(recipe, mine)
+    assert resolved.kind == "file"
+    assert resolved.path == mine
+    assert resolved.data == b"mine\n"
+    assert resolved.sha256 == hashlib.sha256(b"mine\n").hexdigest()
+
+
+def test_cache_beats_system(tmp_path: Path, no_download: list) -> None:
+    """A cached download whose sha256 matches the recipe is used before a system list."""
+    system = put(tmp_path / "system.txt", b"system\n")
+    recipe = write_recipe(tmp_path, system=[system])
+    cached = put(cache_file(), CONTENT)
+    resolved = resolve_source(recipe)
+    assert (resolved.kind, resolved.path, resolved.data) == ("cache", cached, CONTENT)
+    assert resolved.sha256 == SHA and resolved.url == URL and resolved.version == "1.0"
+
+
+def test_cache_name_defaults_to_url_basename(tmp_path: Path, no_download: list) -> None:
+    """Without `filename`, the cached file is named after the URL's last part."""
+    recipe = write_recipe(tmp_path, filename=None)
+    cached = put(cache_file("words-1.0.txt"), CONTENT)
+    assert resolve_source(recipe).path == cached
+
+
+def test_cache_with_wrong_checksum_is_skipped(tmp_path: Path, no_download: list) -> None:
+    """A damaged cached file is not trusted: the system list is used instead."""
+    system = put(tmp_path / "system.txt", b"system\n")
+    recipe = write_recipe(tmp_path, system=[system])
+    put(cache_file(), b"tampered\n")
+    resolved = resolve_source(recipe)
+    assert (resolved.kind, resolved.path, resolved.data) == ("system", system, b"system\n")
+
+
+def test_system_list(tmp_path: Path, no_download: list) -> None:
+    """With no cache, the first installed system list is used, with its own checksum."""
+    second = put(tmp_path / "second.txt", b"second\n")
+    recipe = write_recipe(tmp_path, system=[tmp_path / "absent.txt", second])
+    resolved = resolve_source(recipe)
+    assert resolved.kind == "system"
+    assert resolved.path == second
+    assert resolved.sha256 == hashlib.sha256(b"second\n").hexdigest()
+    assert resolved.version is None  # dpkg does not know the package "wfake"
+    assert resolved.to_dict()["bytes"] == 7
+
+
+def test_download_is_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """With no file, cache or system list, and downloads allowed, the list is fetched into the cache."""
+    monkeypatch.delenv("BOGGLE_I18N_OFFLINE")
+    recipe = write_recipe(tmp_path, system=[tmp_path / "absent.txt"])
+    calls = []
+
+    def fake(rec, target):
+        calls.append((rec.source.url, target))
+        put(target, CONTENT)
+
+    monkeypatch.setattr("boggle_i18n.pipeline.sources._download", fake)
+    resolved = resolve_source(recipe)
+    assert calls == [(URL, cache_file())]
+    assert (resolved.kind, resolved.path, resolved.data, resolved.sha256) == ("download", cache_file(), CONTENT, SHA)
+
+
+def test_failed_download_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A download error ends in the one-line no-source error that names what failed."""
+    monkeypatch.delenv("BOGGLE_I18N_OFFLINE")
+    recipe = write_recipe(tmp_path)
+
+    def fake(rec, target):
+        raise SourceError(f"download of {URL} failed (ConnectionError)")
+
+    monkeypatch.setattr("boggle_i18n.pipeline.sources._download", fake)
+    with pytest.raises(SourceError, match=r"ConnectionError.*--source") as info:
+        resolve_source(recipe)
+    assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("via", ["env", "flag"])
+def test_nothing_available_names_three_ways(
+    tmp_path: Path, no_download: list, monkeypatch: pytest.MonkeyPatch, via: str
+) -> None:
+    """Offline ($BOGGLE_I18N_OFFLINE or download=False) and nothing found: one line naming the three ways."""
+    if via == "flag":
+        monkeypatch.delenv("BOGGLE_I18N_OFFLINE")
+    absent = tmp_path / "absent.txt"
+    recipe = write_recipe(tmp_path, system=[absent])
+    with pytest.raises(SourceError) as info:
+        resolve_source(recipe, download=via == "env")
+    message = str(info.value)
+    assert "\n" not in message
+    assert "--source" in message
+    assert str(absent) in message and "apt-get install wfake" in message
+    assert URL in message
+    assert no_download == []
+
+
+def test_shipped_nl_recipe_offline_error(tmp_path: Path, no_download: list) -> None:
+    """For the real nl recipe the error names wdutch and the pinned OpenTaal URL."""
+    recipe = load_recipe("nl")
+    spec = dataclasses.replace(recipe.source, system=(str(tmp_path / "no-dutch"),))
+    with pytest.raises(SourceError) as info:
+        resolve_source(dataclasses.replace(recipe, source=spec))
+    message = str(info.value)
+    assert "\n" not in message
+    assert "--source" in message and "apt-get install wdutch" in message
+    assert "https://raw.githubusercontent.com/OpenTaal/opentaal-wordlist/" in message
+
+
+# --- bad sources ------------------------------------------------------------------------------
+
+
+def test_missing_source_file(tmp_path: Path) -> None:
+    """A --source path that does not exist is a SourceError naming it."""
+    with pytest.raises(SourceError, match=r"not found") as info:
+        build_lexicon("nl", source=tmp_path / "nope.txt", store=tmp_path / "store")
+    assert "nope.txt" in str(info.value)
+
+
+def test_source_is_a_folder(tmp_path: Path) -> None:
+    """A folder given as --source is refused clearly."""
+    with pytest.raises(SourceError, match="folder"):
+        build_lexicon("nl", source=tmp_path, store=tmp_path / "store")
+
+
+def test_undecodable_source_names_offset(tmp_path: Path) -> None:
+    """Latin-1 bytes under UTF-8: the error names the byte and its offset."""
+    bad = put(tmp_path / "latin1.txt", "kat\ncafé\nhond\n".encode("latin-1"))
+    with pytest.raises(SourceError) as info:
+        build_lexicon("nl", source=bad, store=tmp_path / "store")
+    message = str(info.value)
+    assert "0xe9" in message and "offset 7" in message and "utf-8" in message
+    assert "\n" not in message
+    assert not (tmp_path / "store").exists()
+
+
+def test_encoding_override_decodes_latin1(tmp_path: Path) -> None:
+    """--encoding fixes such a list: café is folded to cafe by the nl recipe."""
+    bad = put(tmp_path / "latin1.txt", "kat\ncafé\nhond\n".encode("latin-1"))
+    lexicon = build_lexicon("nl", source=bad, store=tmp_path / "store", encoding="latin-1")
+    assert list(lexicon) == ["cafe", "hond", "kat"]
+
+
+def test_unknown_encoding(tmp_path: Path) -> None:
+    """A misspelt encoding is a SourceError, not a LookupError."""
+    with pytest.raises(SourceError, match="encoding"):
+        build_lexicon("nl", source=FIXTURES / "mini-nl.txt", store=tmp_path / "store", encoding="utf-99")
+
+
+@pytest.mark.parametrize("data", [b"", b"\n", b"  \n\t\n"])
+def test_empty_source(tmp_path: Path, data: bytes) -> None:
+    """An empty list is an error, not an empty lexicon."""
+    empty = put(tmp_path / "empty.txt", data)
+    with pytest.raises(SourceError, match="empty"):
+        build_lexicon("nl", source=empty, store=tmp_path / "store")
+
+
+# --- the Debian system list -------------------------------------------------------------------
+
+
+def test_nl_builds_from_debian_wdutch(tmp_path: Path) -> None:
+    """With wdutch installed, `nl` needs no --source: it uses /usr/share/dict/dutch (kind 'system')."""
+    if not DUTCH.is_file():
+        message = f"needs {DUTCH} (apt-get install wdutch)"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    lexicon = build_lexicon("nl", store=tmp_path / "store", download=False)
+    source = lexicon.manifest["source"]
+    assert source["kind"] == "system"
+    assert source["path"] == str(DUTCH)
+    assert source["sha256"] == hashlib.sha256(DUTCH.read_bytes()).hexdigest()
+    assert "fiets" in lexicon and "ideeen" in lexicon and "ideeën" not in lexicon
+    assert (tmp_path / "store" / "nl.marisa").is_file()
