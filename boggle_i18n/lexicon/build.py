@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
+from pathlib import Path
 from typing import Any
 
 import marisa_trie
@@ -128,18 +129,17 @@ def ensure_lexicon(
     recipe = load_recipe(name) if name.endswith(".toml") else None
     name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
-    if recipe and manifest_path.is_file():
-        # A recipe file edited since its lexicon was built must not be answered from the stale lexicon.
-        try:
-            stale = json.loads(manifest_path.read_text(encoding="utf-8")).get("recipe_sha256") != recipe.sha256
-        except (OSError, ValueError, AttributeError):
-            stale = False  # let Lexicon.load report the broken manifest
-        if stale:
-            if on_build:
-                on_build(name_in_store)
-            return build_lexicon(name, store=store, progress=progress)
-    if not manifest_path.is_file() and not name.endswith(".marisa"):
+    missing = not manifest_path.is_file() and not name.endswith(".marisa")
+    if missing or (recipe is not None and _recipe_changed(manifest_path, recipe)):
         if on_build:
             on_build(name_in_store)
         return build_lexicon(name, store=store, progress=progress)
     return Lexicon.load(name_in_store, store)
+
+
+def _recipe_changed(manifest_path: Path, recipe: Recipe) -> bool:
+    """True if a user's recipe file was edited since its lexicon was built (so it must be rebuilt)."""
+    try:
+        return json.loads(manifest_path.read_text(encoding="utf-8")).get("recipe_sha256") != recipe.sha256
+    except (OSError, ValueError, AttributeError):
+        return False  # missing or broken: Lexicon.load reports it
