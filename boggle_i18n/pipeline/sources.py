@@ -105,7 +105,7 @@ def _no_source_error(recipe: Recipe, tried: list[str]) -> SourceError:
         pkg = f" (apt-get install {spec.system_package})" if spec.system_package else ""
         ways.append(f"install the system list {spec.system[0]}{pkg}")
     if spec.url:
-        ways.append(f"allow the download of {spec.url}")
+        ways.append(f"download {spec.url} (online, downloads on)")
     return SourceError(f"no source for lexicon {recipe.name!r} ({'; '.join(tried)}): " + ", or ".join(ways))
 
 
