@@ -46,6 +46,11 @@ def note(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def building_note(name: str) -> None:
+    """Said when a command has to build a lexicon before it can answer."""
+    note(f"lexicon {name!r} is not built yet: building it first")
+
+
 def emit(text: str, output: Path | None = None) -> None:
     """Write a result to stdout, or atomically to `output`."""
     if not text.endswith("\n"):

@@ -6,12 +6,13 @@ from pathlib import Path
 
 import typer
 
-from ..api import roll_board
+from ..api import load_lexicon, roll_board
+from ..board.dice import get_dice
 from ..board.notation import parse_size
+from ..errors import BoggleI18nError
 from ..languages import get_language
-from ..lexicon.store import Lexicon
 from . import app
-from .common import StoreOption, emit, handle_errors, note, to_json
+from .common import StoreOption, building_note, emit, handle_errors, note, to_json
 
 
 @app.command("random")
@@ -31,8 +32,11 @@ def random_cmd(
     shape = parse_size(size) if size else None
     counts = None
     if letters == "lexicon":
-        name = get_language(lang or "en").lexicon or ""
-        counts = Lexicon.load(name, store).manifest.get("letter_counts")
+        language = get_language(lang or (get_dice(dice).language if dice else "en"))
+        if language.lexicon is None:
+            raise BoggleI18nError(f"language {language.code!r} has no lexicon to weigh letters: use --letters uniform")
+        lexicon = load_lexicon(language.lexicon, store, on_build=building_note)
+        counts = lexicon.manifest.get("letter_counts")
     board, used_seed = roll_board(dice=dice, lang=lang, size=shape, letters=letters, seed=seed, letter_counts=counts)
     note(f"seed: {used_seed}")
     if json_out:

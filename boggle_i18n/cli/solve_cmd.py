@@ -15,7 +15,7 @@ from ..languages import get_language
 from ..lexicon.store import built_lexicons
 from ..pipeline.recipe import load_recipe
 from . import app
-from .common import StoreOption, emit, handle_errors, note, to_json
+from .common import StoreOption, building_note, emit, handle_errors, to_json
 from .render import render_result
 
 
@@ -81,7 +81,7 @@ def solve_cmd(
     shape = parse_size(size) if size else None
     parsed = parse_board(text, lang=lang, dice=dice, size=shape, bare_q=bare_q, file_format=file_format)
     rules = rules_for(parsed, lang=lang, dice=dice, min_length=min_length, scoring=scoring, diagonals=not no_diagonals)
-    lexicon = load_lexicon(name, store, on_build=lambda n: note(f"lexicon {n!r} is not built yet: building it first"))
+    lexicon = load_lexicon(name, store, on_build=building_note)
     result = solve(parsed, lexicon, rules)
     emit(to_json(result.to_dict()) if json_out else render_result(result, paths=paths), output)
 

@@ -1,0 +1,34 @@
+"""The README's Python example runs as written (with ENABLE from ../shared as `enable1.txt`)."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+import pytest
+
+from conftest import REPO, shared_file
+
+
+def readme_python() -> str:
+    blocks = re.findall(r"```python\n(.*?)```", (REPO / "README.md").read_text(encoding="utf-8"), re.S)
+    assert blocks, "README has no Python example"
+    return blocks[0]
+
+
+def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    """A newcomer copying the README's API example gets scores, not an exception."""
+    dutch = Path("/usr/share/dict/dutch")
+    if not dutch.is_file():
+        message = "needs Debian's wdutch (/usr/share/dict/dutch), which .ci/run installs"
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail(message)
+        pytest.skip(message)
+    (tmp_path / "enable1.txt").symlink_to(shared_file("lexicons", "en-enable1.txt"))
+    monkeypatch.chdir(tmp_path)
+    exec(compile(readme_python(), "README.md", "exec"), {})
+    out = capsys.readouterr().out.splitlines()
+    score, n_words = (int(x) for x in out[0].split())
+    assert score > 100 and n_words > 100  # the Dutch board is rich: 348 points on OpenTaal 2.20.19
+    assert any(line.startswith("[{'word'") for line in out)
