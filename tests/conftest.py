@@ -18,15 +18,19 @@ SHARED = REPO.parent / "shared" / "data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
-def shared_file(*parts: str) -> Path:
-    """A file under ../shared/data, or fail (CI) / skip (elsewhere) if it is absent."""
-    path = SHARED.joinpath(*parts)
+def require_file(path: Path, why: str) -> Path:
+    """`path`, or fail (CI=true: CI always provides it) / skip (elsewhere) if it is absent."""
     if not path.is_file():
-        message = f"needs {path} (../shared beside the repository)"
+        message = f"needs {path} ({why})"
         if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
             pytest.fail(message)
         pytest.skip(message)
     return path
+
+
+def shared_file(*parts: str) -> Path:
+    """A file under ../shared/data (real word lists and dice)."""
+    return require_file(SHARED.joinpath(*parts), "../shared beside the repository")
 
 
 @pytest.fixture(autouse=True)

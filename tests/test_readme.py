@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
 
 import pytest
-
-from conftest import REPO, shared_file
+from conftest import REPO, require_file, shared_file
 
 
 def readme_python() -> str:
@@ -19,12 +17,7 @@ def readme_python() -> str:
 
 def test_readme_python_example_runs(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys) -> None:
     """A newcomer copying the README's API example gets scores, not an exception."""
-    dutch = Path("/usr/share/dict/dutch")
-    if not dutch.is_file():
-        message = "needs Debian's wdutch (/usr/share/dict/dutch), which .ci/run installs"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_file(Path("/usr/share/dict/dutch"), "apt-get install wdutch; .ci/run installs it")
     (tmp_path / "enable1.txt").symlink_to(shared_file("lexicons", "en-enable1.txt"))
     monkeypatch.chdir(tmp_path)
     exec(compile(readme_python(), "README.md", "exec"), {})

@@ -8,7 +8,7 @@ import os
 from pathlib import Path
 
 import pytest
-from conftest import FIXTURES
+from conftest import FIXTURES, require_file
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.errors import SourceError
@@ -248,11 +248,7 @@ def test_empty_source(tmp_path: Path, data: bytes) -> None:
 
 def test_nl_builds_from_debian_wdutch(tmp_path: Path) -> None:
     """With wdutch installed, `nl` needs no --source: it uses /usr/share/dict/dutch (kind 'system')."""
-    if not DUTCH.is_file():
-        message = f"needs {DUTCH} (apt-get install wdutch)"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
+    require_file(DUTCH, "apt-get install wdutch; .ci/run installs it")
     lexicon = build_lexicon("nl", store=tmp_path / "store", download=False)
     source = lexicon.manifest["source"]
     assert source["kind"] == "system"
