@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 
@@ -12,7 +13,7 @@ from ..board.dice import get_dice
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..languages import get_language
-from ..lexicon.store import built_lexicons
+from ..lexicon.store import lexicon_paths
 from ..pipeline.recipe import load_recipe
 from . import app
 from .common import StoreOption, building_note, emit, handle_errors, to_json
@@ -88,7 +89,8 @@ def solve_cmd(
 
 def lexicon_language(name: str, store: Path | None) -> str:
     """The language of a lexicon: from its manifest if built, else from its recipe."""
-    manifest = built_lexicons(store).get(name)
-    if manifest and manifest.get("language"):
-        return str(manifest["language"])
-    return load_recipe(name).language
+    _, manifest_path = lexicon_paths(name, store)
+    try:
+        return str(json.loads(manifest_path.read_text(encoding="utf-8"))["language"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return load_recipe(name).language  # not built (or unreadable: loading will say so)

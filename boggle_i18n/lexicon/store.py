@@ -72,7 +72,7 @@ class Lexicon:
         if manifest.get("format_version") != FORMAT_VERSION:
             raise LexiconError(
                 f"lexicon {name!r} has format version {manifest.get('format_version')}, this boggle-i18n reads "
-                f"{FORMAT_VERSION}; rebuild it with: boggle-i18n build-lexicon {name} --force"
+                f"{FORMAT_VERSION}; rebuild it with: boggle-i18n build-lexicon {name}"
             )
         try:
             data = trie_path.read_bytes()
@@ -83,13 +83,13 @@ class Lexicon:
         if hashlib.sha256(data).hexdigest() != manifest.get("trie_sha256"):
             raise LexiconError(
                 f"trie file {trie_path} is corrupt (sha256 differs from its manifest); "
-                f"rebuild with: boggle-i18n build-lexicon {name} --force"
+                f"rebuild with: boggle-i18n build-lexicon {name}"
             )
         try:
             trie = marisa_trie.Trie().frombytes(data)
         except Exception:
             raise LexiconError(
-                f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name} --force"
+                f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
             ) from None
         return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest())
 

@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import types
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from ..errors import RecipeError
 from .stages import STAGES, StageContext
@@ -43,25 +44,40 @@ def _examples(before: list[str], after: list[str]) -> tuple[tuple[str, ...], int
     if len(before) == len(after):
         changes = [(a, b) for a, b in zip(before, after, strict=False) if a != b]
         return tuple(f"{a} -> {b}" for a, b in changes[:EXAMPLES]), len(changes)
-    kept = set(after)
+    remaining = Counter(after)
     dropped = []
     for e in before:
-        if e not in kept:
+        if remaining[e] > 0:
+            remaining[e] -= 1
+        else:
             dropped.append(e)
             if len(dropped) == EXAMPLES:
                 break
-    if len(dropped) < min(EXAMPLES, len(before) - len(after)):
-        # Entries that survive once but were dropped as repeats (dedupe): count them out.
-        remaining = Counter(after)
-        dropped = []
-        for e in before:
-            if remaining[e] > 0:
-                remaining[e] -= 1
-            else:
-                dropped.append(e)
-                if len(dropped) == EXAMPLES:
-                    break
     return tuple(dropped), 0
+
+
+def _fits(value: Any, hint: Any) -> bool:
+    """Whether a TOML value suits a stage parameter's annotation (plain types, unions, containers)."""
+    if hint is Any:
+        return True
+    if isinstance(hint, types.UnionType) or get_origin(hint) is Union:
+        return any(_fits(value, h) for h in get_args(hint))
+    if hint is type(None):
+        return value is None
+    origin = get_origin(hint) or hint
+    if origin is Iterable:
+        return isinstance(value, (list, tuple))
+    if origin is int:
+        return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, origin)
+
+
+def _check_types(factory: Callable[..., Any], params: dict[str, Any]) -> None:
+    """Refuse a parameter of the wrong type (`min = "3"`) before the stage runs, not in the middle."""
+    hints = get_type_hints(factory)
+    for key, value in params.items():
+        if key in hints and not _fits(value, hints[key]):
+            raise TypeError(f"{key} = {value!r} is not a {hints[key]}")
 
 
 def build_stages(
@@ -75,6 +91,7 @@ def build_stages(
             known = ", ".join(sorted(STAGES))
             raise RecipeError(f"stage {i}: unknown stage {name!r} (known: {known})")
         try:
+            _check_types(factory, params)
             fns.append(factory(ctx, **params))
         except (TypeError, ValueError) as exc:
             raise RecipeError(f"stage {i} ({name}): bad parameters: {exc}") from None
@@ -95,10 +112,7 @@ def run_stages(
     for i, ((name, params), fn) in enumerate(zip(specs, fns, strict=False)):
         if progress:
             progress(i, name)
-        try:
-            after = fn(entries)
-        except TypeError as exc:  # a parameter of the wrong type that only shows in use, e.g. min = "3"
-            raise RecipeError(f"stage {i + 1} ({name}): bad parameters: {exc}") from None
+        after = fn(entries)
         examples, changed = _examples(entries, after)
         reports.append(
             StageReport(
