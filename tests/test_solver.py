@@ -260,7 +260,7 @@ def test_min_length_must_be_positive() -> None:
 
 def test_reference_engine_is_registered() -> None:
     assert isinstance(get_solver("reference"), ReferenceSolver)
-    with pytest.raises(BoggleI18nError, match="unknown solver engine"):
+    with pytest.raises(BoggleI18nError, match="unknown engine"):
         get_solver("nope")
 
 

@@ -37,10 +37,17 @@ class Lexicon:
     those two can stand in.
     """
 
-    def __init__(self, trie: marisa_trie.Trie, manifest: dict[str, Any], manifest_sha256: str | None = None):
+    def __init__(
+        self,
+        trie: marisa_trie.Trie,
+        manifest: dict[str, Any],
+        manifest_sha256: str | None = None,
+        path: Path | None = None,
+    ):
         self._trie = trie
         self.manifest = manifest
         self.manifest_sha256 = manifest_sha256
+        self.path = path  # the trie file, for a stored lexicon: compiled caches live beside it
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
@@ -91,7 +98,7 @@ class Lexicon:
             raise LexiconError(
                 f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
             ) from None
-        return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest())
+        return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest(), trie_path)
 
     @property
     def name(self) -> str:
@@ -108,6 +115,10 @@ class Lexicon:
     def words_with_prefix(self, prefix: str = "") -> list[str]:
         """All words starting with `prefix`, sorted."""
         return sorted(self._trie.keys(prefix))
+
+    def keys(self) -> list[str]:
+        """All words, in the trie's own (unsorted) order: the cheap way to read every word."""
+        return self._trie.keys()
 
     def __len__(self) -> int:
         return len(self._trie)

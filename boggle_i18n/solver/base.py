@@ -6,6 +6,7 @@ tests and the optimiser can swap engines without change.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -112,8 +113,14 @@ class Solver(Protocol):
         """Total scores of many boards (engines may do this without building word lists)."""
         ...
 
+    def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> Any:
+        """A `Scorer` (see `scorer.py`) for many boards of one shape."""
+        ...
+
 
 _SOLVERS: dict[str, Callable[[], Solver]] = {}
+# Engines whose module is heavy to import (numba) register when first asked for.
+_LAZY = {"fast": "boggle_i18n.solver.fast"}
 
 
 def register_solver(name: str, factory: Callable[[], Solver]) -> None:
@@ -123,12 +130,15 @@ def register_solver(name: str, factory: Callable[[], Solver]) -> None:
 
 def solvers() -> list[str]:
     """Names of the available engines."""
-    return sorted(_SOLVERS)
+    return sorted(set(_SOLVERS) | set(_LAZY))
 
 
 def get_solver(name: str = "reference") -> Solver:
     """An engine by name."""
+    if name not in _SOLVERS and name in _LAZY:
+        importlib.import_module(_LAZY[name])
     try:
-        return _SOLVERS[name]()
+        factory = _SOLVERS[name]
     except KeyError:
-        raise BoggleI18nError(f"unknown solver engine {name!r} (known: {', '.join(solvers())})") from None
+        raise BoggleI18nError(f"unknown engine {name!r} (known: {', '.join(solvers())})") from None
+    return factory()

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..board.board import Board, neighbours
 from .base import FoundWord, Rules, SolveResult, register_solver
+from .scorer import ReferenceScorer
 
 
 class ReferenceSolver:
@@ -60,6 +61,10 @@ class ReferenceSolver:
             seconds=time.perf_counter() - started,
             engine=self.name,
         )
+
+    def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> ReferenceScorer:
+        """The batch contract over this engine (see `scorer.prepare_scorer`)."""
+        return ReferenceScorer(lexicon, rules, shape)
 
     def score_many(self, boards: Iterable[Board], lexicon: Any, rules: Rules) -> list[int]:
         """Scores of many boards, one `solve` each."""

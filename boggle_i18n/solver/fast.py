@@ -1,0 +1,193 @@
+"""The fast engine: numba kernels over the compiled popcount trie.
+
+Boards of up to 64 cells (a used-cell set is one 64-bit word); larger boards are
+handed to the reference engine, and the result says so.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Iterable
+from typing import Any
+
+import numpy as np
+
+from ..board.board import Board, neighbours
+from ..errors import BoardError
+from .base import FoundWord, Rules, SolveResult, register_solver
+from .codec import FaceCodec
+from .compiled import CompiledLexicon, compile_lexicon, compile_words
+from .scorer import ReferenceScorer, Scorer, ScorerBase
+
+MAX_CELLS = 64
+_SERIAL_LIMIT = 2**31 - 2
+
+
+def neighbour_arrays(rows: int, cols: int, diagonals: bool) -> tuple[np.ndarray, np.ndarray]:
+    """`(nbr int64[cells, 8], count int64[cells])` in the reference engine's neighbour order."""
+    table = neighbours(rows, cols, diagonals)
+    nbr = np.zeros((rows * cols, 8), dtype=np.int64)
+    count = np.zeros(rows * cols, dtype=np.int64)
+    for cell, adjacent in enumerate(table):
+        nbr[cell, : len(adjacent)] = adjacent
+        count[cell] = len(adjacent)
+    return nbr, count
+
+
+def points_table(rules: Rules, max_length: int) -> np.ndarray:
+    """Points by word length 0..max_length, zero below the minimum length."""
+    return np.array(
+        [rules.scoring.points(n) if n >= rules.min_length else 0 for n in range(max_length + 1)], dtype=np.int64
+    )
+
+
+class FastScorer(ScorerBase):
+    """Scores boards of one shape with the numba kernels; `solve` gives words and paths."""
+
+    engine = "fast"
+    note: str | None = None
+
+    def __init__(self, lexicon: Any, rules: Rules, shape: tuple[int, int], compiled: CompiledLexicon) -> None:
+        rows, cols = shape
+        if rows * cols > MAX_CELLS:
+            raise BoardError(f"the fast engine takes boards of at most {MAX_CELLS} cells, not {rows}x{cols}")
+        super().__init__(lexicon, rules, shape, FaceCodec(compiled.letters))
+        self.compiled = compiled
+        self._nbr, self._nbr_n = neighbour_arrays(rows, cols, rules.diagonals)
+        self._points = points_table(rules, compiled.max_length)
+        self._stamp = np.zeros(compiled.nodes, dtype=np.int32)
+        self._serial = 1
+        from . import kernels  # numba: only now, never on import
+
+        self._kernels = kernels
+
+    def _serials(self, n: int) -> int:
+        """The first board serial for a batch of `n`; stamps are wiped when serials would overflow."""
+        if self._serial + n >= _SERIAL_LIMIT:
+            self._stamp[:] = 0
+            self._serial = 1
+        first = self._serial
+        self._serial += n
+        return first
+
+    def score_codes(self, codes: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+        """Scores (int64) and word counts (int32) of `int32[n, cells]` boards."""
+        codes = np.ascontiguousarray(codes, dtype=np.int32).reshape(-1, self.cells)
+        n = codes.shape[0]
+        scores = np.zeros(n, dtype=np.int64)
+        words = np.zeros(n, dtype=np.int32)
+        if n == 0:
+            return scores, words
+        if codes.min() < 0 or codes.max() >= len(self.codec.faces):
+            raise BoardError(f"face codes must lie in 0..{len(self.codec.faces) - 1} for this scorer's codec")
+        letters, lengths = self.codec.face_arrays()
+        c = self.compiled
+        self._kernels.score_batch(
+            codes,
+            letters,
+            lengths,
+            self._nbr,
+            self._nbr_n,
+            c.masks,
+            c.first_child,
+            c.terminal,
+            self._stamp,
+            self._serials(n),
+            self._points,
+            self.rules.min_length,
+            scores,
+            words,
+        )
+        return scores, words
+
+    def solve(self, board: Board) -> SolveResult:
+        """Every distinct word with the first path found (the reference engine's order)."""
+        self._check(board)
+        started = time.perf_counter()
+        codes = self.codec.encode(board)
+        letters, lengths = self.codec.face_arrays()
+        c = self.compiled
+        capacity = 1024
+        while True:
+            paths = np.empty((capacity, self.cells), dtype=np.int64)
+            plen = np.empty(capacity, dtype=np.int64)
+            found, nodes = self._kernels.solve_one(
+                codes,
+                letters,
+                lengths,
+                self._nbr,
+                self._nbr_n,
+                c.masks,
+                c.first_child,
+                c.terminal,
+                self._stamp,
+                self._serials(1),
+                self.rules.min_length,
+                paths,
+                plen,
+            )
+            if found >= 0:
+                break
+            capacity *= 4
+        faces = board.faces
+        words = []
+        for k in range(found):
+            cells = [int(x) for x in paths[k, : plen[k]]]
+            word = "".join(faces[i] for i in cells)
+            words.append(FoundWord(word, self.rules.scoring.points(len(word)), tuple(board.position(i) for i in cells)))
+        return SolveResult(
+            board=board,
+            lexicon=getattr(self.lexicon, "name", "custom"),
+            rules=self.rules,
+            words=tuple(words),
+            nodes=int(nodes),
+            seconds=time.perf_counter() - started,
+            engine=self.engine,
+        )
+
+
+class FallbackScorer(ReferenceScorer):
+    """A board over 64 cells: the reference engine does the work, and says so."""
+
+    def __init__(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> None:
+        super().__init__(lexicon, rules, shape)
+        self.note = (
+            f"the fast engine takes at most {MAX_CELLS} cells; this {shape[0]}x{shape[1]} board "
+            "was solved by the reference engine"
+        )
+
+
+class FastEngine:
+    """The `fast` engine: prepare a scorer per board shape; one-off calls prepare on the fly."""
+
+    name = "fast"
+
+    def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> Scorer:
+        """A FastScorer, or the reference engine for boards over 64 cells."""
+        if shape[0] * shape[1] > MAX_CELLS:
+            return FallbackScorer(lexicon, rules, shape)
+        if hasattr(lexicon, "path"):
+            compiled = compile_lexicon(lexicon)
+        else:
+            compiled = compile_words(list(lexicon.keys()))
+        return FastScorer(lexicon, rules, shape, compiled)
+
+    def solve(self, board: Board, lexicon: Any, rules: Rules) -> SolveResult:
+        """Solve one board."""
+        return self.prepare(lexicon, rules, board.size).solve(board)
+
+    def score_many(self, boards: Iterable[Board], lexicon: Any, rules: Rules) -> list[int]:
+        """Scores of many boards in input order, one prepared scorer and one batch per shape."""
+        boards = list(boards)
+        by_shape: dict[tuple[int, int], list[int]] = {}
+        for i, board in enumerate(boards):
+            by_shape.setdefault(board.size, []).append(i)
+        out = [0] * len(boards)
+        for shape, indices in by_shape.items():
+            scores, _ = self.prepare(lexicon, rules, shape).score_boards(boards[i] for i in indices)
+            for i, score in zip(indices, scores, strict=True):
+                out[i] = int(score)
+        return out
+
+
+register_solver("fast", FastEngine)
