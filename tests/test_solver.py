@@ -1,8 +1,13 @@
-"""The reference solver against an independent brute force, published scores and path properties."""
+"""Every engine against an independent brute force, published scores and path properties.
+
+The module is parametrised over every registered engine (`solvers()`): each test
+runs once per engine, through the module-level `SOLVER` the autouse fixture sets.
+"""
 
 from __future__ import annotations
 
 import random
+import sys
 from itertools import pairwise
 
 import pytest
@@ -14,9 +19,19 @@ from boggle_i18n.board import Board, parse_board
 from boggle_i18n.errors import BoggleI18nError
 from boggle_i18n.lexicon.store import Lexicon
 from boggle_i18n.scoring import Scoring, get_scoring
-from boggle_i18n.solver import ReferenceSolver, Rules, SolveResult, get_solver
+from boggle_i18n.solver import ReferenceSolver, Rules, SolveResult, get_solver, solvers
+from boggle_i18n.solver.base import Solver
 
-SOLVER = ReferenceSolver()
+SOLVER: Solver = ReferenceSolver()
+
+
+@pytest.fixture(autouse=True, params=solvers())
+def engine(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """Run every test of this module with each engine."""
+    monkeypatch.setattr(sys.modules[__name__], "SOLVER", get_solver(request.param))
+    return str(request.param)
+
+
 CLASSIC = get_scoring("classic-4x4")
 
 # Faces for random boards: common letters weighted up, two-letter faces and blanks now and then.
@@ -418,7 +433,7 @@ def test_published_enable2k_scores(text: str, size: tuple[int, int], score: int,
 def test_published_score_through_the_api(enable2k: Lexicon) -> None:
     """api.solve with English defaults for 4x4 (classic scoring, min 3) gives the same record."""
     board = api.parse_board("perslatgsineters", lang="en")
-    result = api.solve(board, enable2k, lang="en")
+    result = api.solve(board, enable2k, lang="en", engine=SOLVER.name)
     assert result.score == 3625
     assert result.lexicon_info["word_count"] == len(enable2k)
 
@@ -473,7 +488,7 @@ def test_dutch_board_finds_known_words(dutch: Lexicon) -> None:
     for word in ("kaas", "trap", "oven", "blij"):
         assert word in dutch
     board = api.parse_board("trap/kaas/oven/blij", lang="nl")
-    result = api.solve(board, dutch, lang="nl")
+    result = api.solve(board, dutch, lang="nl", engine=SOLVER.name)
     words = word_set(result)
     assert {"kaas", "trap", "oven", "blij"} <= words
     check_paths(result, True)
@@ -485,13 +500,15 @@ def test_dutch_plain_q_is_not_qu(dutch: Lexicon) -> None:
     assert "qat" in dutch and "quiz" in dutch
     board = api.parse_board("qa/t.", lang="nl")
     assert board.faces[0] == "q"
-    words = word_set(api.solve(board, dutch, lang="nl"))
+    words = word_set(api.solve(board, dutch, lang="nl", engine=SOLVER.name))
     assert "qat" in words
     # read the same letters as English dice would (q = qu): no qat any more
     as_qu = api.parse_board("qa/t.", lang="nl", bare_q="qu")
     assert as_qu.faces[0] == "qu"
-    assert "qat" not in word_set(api.solve(as_qu, dutch, lang="nl"))
+    assert "qat" not in word_set(api.solve(as_qu, dutch, lang="nl", engine=SOLVER.name))
     # quiz needs its own u cell on Dutch dice
-    assert "quiz" not in word_set(api.solve(api.parse_board("qi/z.", lang="nl"), dutch, lang="nl"))
-    found = {w.word: w for w in api.solve(api.parse_board("qu/iz", lang="nl"), dutch, lang="nl").words}
+    assert "quiz" not in word_set(api.solve(api.parse_board("qi/z.", lang="nl"), dutch, lang="nl", engine=SOLVER.name))
+    found = {
+        w.word: w for w in api.solve(api.parse_board("qu/iz", lang="nl"), dutch, lang="nl", engine=SOLVER.name).words
+    }
     assert len(found["quiz"].path) == 4

@@ -17,6 +17,7 @@ from __future__ import annotations
 import json
 import mmap
 import os
+import weakref
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -27,7 +28,6 @@ from ..storage import atomic_write_bytes
 if TYPE_CHECKING:
     import numpy as np
 
-    from ..lexicon.store import Lexicon
 
 MAGIC = b"BGLXC001"
 _ALIGN = 64
@@ -194,7 +194,7 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
     return compiled
 
 
-def cache_path(lexicon: Lexicon) -> Path | None:
+def cache_path(lexicon: Any) -> Path | None:
     """Where a stored lexicon's compiled form lives: `<store>/compiled/<trie sha256>.bgc`."""
     trie_path = getattr(lexicon, "path", None)
     sha = lexicon.manifest.get("trie_sha256")
@@ -203,29 +203,41 @@ def cache_path(lexicon: Lexicon) -> Path | None:
     return Path(trie_path).parent / "compiled" / f"{sha}.bgc"
 
 
-_MEMO: dict[tuple[str, int], CompiledLexicon] = {}
+_MEMO: dict[str, CompiledLexicon] = {}
+_MEMO_IN_MEMORY: weakref.WeakKeyDictionary[Any, CompiledLexicon] = weakref.WeakKeyDictionary()
 
 
-def compile_lexicon(lexicon: Lexicon, use_cache: bool = True) -> CompiledLexicon:
-    """The compiled form of `lexicon`: from this process's memo, the store's cache, or built (and cached)."""
+def compile_lexicon(lexicon: Any, use_cache: bool = True) -> CompiledLexicon:
+    """The compiled form of `lexicon`: from this process's memo, the store's cache, or built (and cached).
+
+    Any object with `keys()` (all words) works; a stored `Lexicon` is cached on disk
+    beside its trie, an in-memory one only for as long as it lives.
+    """
     path = cache_path(lexicon) if use_cache else None
-    memo_key = (str(path) if path else f"mem:{id(lexicon)}", len(lexicon))
+    if path is None:
+        try:
+            return _MEMO_IN_MEMORY[lexicon]
+        except (KeyError, TypeError):
+            compiled = compile_words(list(lexicon.keys()))
+            try:
+                _MEMO_IN_MEMORY[lexicon] = compiled
+            except TypeError:
+                pass  # not weak-referenceable: compile per call
+            return compiled
+    memo_key = str(path)
     if memo_key in _MEMO:
         return _MEMO[memo_key]
     key = str(lexicon.manifest.get("trie_sha256", ""))
-    compiled = from_file(path, key) if path else None
-    if compiled is None:
-        compiled = compile_words(list(lexicon.keys()))
-        if path is not None:
-            try:
-                atomic_write_bytes(path, to_bytes(compiled, key))
-            except OSError:
-                pass  # a read-only store still solves; it just compiles again next time
-            else:
-                compiled = from_file(path, key) or compiled  # map it, so workers share pages
-    if path is not None:
-        _MEMO[memo_key] = compiled
-    return compiled
+    mapped = from_file(path, key)
+    if mapped is None:
+        built = compile_words(list(lexicon.keys()))
+        try:
+            atomic_write_bytes(path, to_bytes(built, key))
+        except OSError:
+            pass  # a read-only store still solves; it just compiles again next time
+        mapped = from_file(path, key) or built  # mapped, so worker processes share its pages
+    _MEMO[memo_key] = mapped
+    return mapped
 
 
 def cache_files(store: str | os.PathLike[str]) -> list[Path]:

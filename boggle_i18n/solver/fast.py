@@ -16,7 +16,7 @@ from ..board.board import Board, neighbours
 from ..errors import BoardError
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .codec import FaceCodec
-from .compiled import CompiledLexicon, compile_lexicon, compile_words
+from .compiled import CompiledLexicon, compile_lexicon
 from .scorer import ReferenceScorer, Scorer, ScorerBase
 
 MAX_CELLS = 64
@@ -166,11 +166,7 @@ class FastEngine:
         """A FastScorer, or the reference engine for boards over 64 cells."""
         if shape[0] * shape[1] > MAX_CELLS:
             return FallbackScorer(lexicon, rules, shape)
-        if hasattr(lexicon, "path"):
-            compiled = compile_lexicon(lexicon)
-        else:
-            compiled = compile_words(list(lexicon.keys()))
-        return FastScorer(lexicon, rules, shape, compiled)
+        return FastScorer(lexicon, rules, shape, compile_lexicon(lexicon))
 
     def solve(self, board: Board, lexicon: Any, rules: Rules) -> SolveResult:
         """Solve one board."""
