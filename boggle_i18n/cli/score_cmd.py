@@ -1,0 +1,177 @@
+"""`score`: score many boards, one per line, streaming, with the fast engine."""
+
+from __future__ import annotations
+
+import json
+import sys
+import time
+from contextlib import nullcontext
+from pathlib import Path
+from typing import IO, Any
+
+import typer
+
+from ..board.dice import get_dice
+from ..board.notation import parse_size
+from ..errors import BoggleI18nError
+from ..languages import get_language
+from ..solver.batch import BatchSettings, board_lines, default_workers, score_stream
+from . import app
+from .common import StoreOption, building_note, handle_errors, note
+from .solve_cmd import lexicon_language
+
+
+class _Counting:
+    """Wraps a text stream to count bytes read, for a progress bar over a file."""
+
+    def __init__(self, stream: IO[str]) -> None:
+        self.stream = stream
+        self.read = 0
+
+    def __iter__(self) -> Any:
+        for line in self.stream:
+            self.read += len(line)
+            yield line
+
+
+@app.command("score")
+@handle_errors
+def score_cmd(
+    board_file: str | None = typer.Argument(
+        None, metavar="FILE", help="Boards, one per line (blank lines and # comments skipped); - or none: stdin."
+    ),
+    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, dice rules and q = qu."),
+    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
+    dice: str | None = typer.Option(None, "--dice", help="Dice set whose rules apply (min length, scoring, q = qu)."),
+    size: str | None = typer.Option(None, "--size", help="Shape of unseparated board strings, e.g. 3x5."),
+    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts (letters)."),
+    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or a table like 3:1,4:1,5:2."),
+    bare_q: str | None = typer.Option(None, "--bare-q", help="What a lone q means: qu or q [default: from the dice]."),
+    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast or reference."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Processes to score with (0: one per core)."),
+    json_out: bool = typer.Option(False, "--json", help="JSON Lines: one object per input board."),
+    strict: bool = typer.Option(False, "--strict", help="Stop at the first line that is not a board."),
+    store: Path | None = StoreOption,
+) -> None:
+    """Score boards from a file or stdin: board, score and word count per line, in input order.
+
+    A bad line is reported on stderr with its line number and written as an
+    error line; the run goes on (exit status 1 at the end) unless --strict.
+    """
+    if lang is None and dice is not None:
+        lang = get_dice(dice).language
+    name = lexicon_name or get_language(lang or "en").lexicon
+    if name is None:
+        raise BoggleI18nError(f"language {lang!r} has no default lexicon yet: pass --lexicon NAME")
+    lang = lang or lexicon_language(name, store)
+    from ..api import load_lexicon
+
+    lexicon = load_lexicon(name, store, on_build=building_note)
+    settings = BatchSettings(
+        lexicon=name,
+        store=str(store) if store else None,
+        lang=lang,
+        dice=dice,
+        size=parse_size(size) if size else None,
+        bare_q=bare_q,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=not no_diagonals,
+        engine=engine,
+    )
+    if workers == 0:
+        workers = default_workers()
+    if board_file in (None, "-"):
+        source: Any = nullcontext(sys.stdin)
+        total_bytes = None
+    else:
+        path = Path(board_file)
+        if not path.is_file():
+            raise BoggleI18nError(f"no board file {path}")
+        source = path.open(encoding="utf-8")
+        total_bytes = path.stat().st_size
+    out = sys.stdout
+    started = time.perf_counter()
+    boards = bad = total = 0
+    with source as stream:
+        counting = _Counting(stream)
+        progress = _progress(total_bytes)
+        try:
+            for chunk in score_stream(board_lines(counting), settings, workers=workers, lexicon=lexicon):
+                for message in chunk.notes:
+                    note(message)
+                parts: list[str] = []
+                for i, (line, text) in enumerate(zip(chunk.lines, chunk.texts, strict=True)):
+                    error = chunk.errors.get(i)
+                    if error is not None:
+                        bad += 1
+                        note(f"line {line}: {error}")
+                        if strict:
+                            out.write("".join(parts))
+                            out.flush()
+                            raise BoggleI18nError(f"line {line} is not a board (--strict): {error}")
+                        parts.append(_error_line(line, text, error, json_out))
+                        continue
+                    boards += 1
+                    total += chunk.scores[i]
+                    parts.append(_line(line, text, chunk.scores[i], chunk.words[i], json_out))
+                out.write("".join(parts))
+                out.flush()
+                if progress is not None:
+                    progress.update(counting.read, boards)
+        except UnicodeDecodeError as exc:
+            raise BoggleI18nError(f"board input is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
+        finally:
+            if progress is not None:
+                progress.close()
+    seconds = time.perf_counter() - started
+    rate = boards / seconds if seconds > 0 else 0.0
+    note(
+        f"scored {boards:,} boards in {seconds:.2f} s ({rate:,.0f} boards/s, {engine} engine, "
+        f"{workers} worker{'s' if workers != 1 else ''}); total score {total:,}"
+        + (f"; {bad:,} bad lines" if bad else "")
+    )
+    if bad:
+        raise typer.Exit(1)
+
+
+def _line(line: int, text: str, score: int, words: int, json_out: bool) -> str:
+    if json_out:
+        return json.dumps({"line": line, "board": text, "score": score, "n_words": words}, ensure_ascii=False) + "\n"
+    return f"{text}\t{score}\t{words}\n"
+
+
+def _error_line(line: int, text: str, error: str, json_out: bool) -> str:
+    if json_out:
+        return json.dumps({"line": line, "board": text, "error": error}, ensure_ascii=False) + "\n"
+    return f"{text}\terror\t{error}\n"
+
+
+class _Bar:
+    """A rich progress bar over the bytes of the input file, shown only on a terminal."""
+
+    def __init__(self, total: int | None) -> None:
+        from rich.console import Console
+        from rich.progress import BarColumn, Progress, TextColumn, TimeRemainingColumn
+
+        self._progress = Progress(
+            TextColumn("scoring"),
+            BarColumn(),
+            TextColumn("{task.fields[boards]:,} boards"),
+            TimeRemainingColumn(),
+            transient=True,
+            console=Console(stderr=True),
+        )
+        self._task = self._progress.add_task("score", total=total, boards=0)
+        self._progress.start()
+
+    def update(self, done: int, boards: int) -> None:
+        self._progress.update(self._task, completed=done, boards=boards)
+
+    def close(self) -> None:
+        self._progress.stop()
+
+
+def _progress(total: int | None) -> _Bar | None:
+    return _Bar(total) if sys.stderr.isatty() else None

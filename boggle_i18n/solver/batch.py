@@ -1,0 +1,217 @@
+"""Scoring a stream of boards typed one per line: parse fast, score in batches, keep input order.
+
+`LineScorer` turns chunks of `(line number, text)` into scores; `score_stream`
+feeds chunks through it in this process or in worker processes, yielding results
+chunk by chunk in input order, so memory stays flat however long the input.
+
+Plain boards (`perslatgsineters`) skip the full notation parser: each character
+maps straight to a face code. Anything else (`/`, brackets, blanks, a letter
+outside the alphabet) goes through `api.parse_board`, with its exact errors.
+"""
+
+from __future__ import annotations
+
+import math
+import os
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from ..board.board import Board
+from ..board.dice import get_dice
+from ..errors import BoggleI18nError
+from .base import Rules
+from .scorer import Scorer, prepare_scorer
+
+CHUNK = 4096
+
+
+@dataclass(frozen=True)
+class BatchSettings:
+    """What decides a board's score, besides the board: lexicon, language, dice and rule overrides."""
+
+    lexicon: str
+    store: str | None = None
+    lang: str | None = None
+    dice: str | None = None
+    size: tuple[int, int] | None = None
+    bare_q: str | None = None
+    min_length: int | None = None
+    scoring: str | None = None
+    diagonals: bool = True
+    engine: str = "fast"
+
+
+@dataclass
+class ChunkResult:
+    """Scores of one chunk, in its order: `errors` maps a position in the chunk to its message."""
+
+    lines: list[int]
+    texts: list[str]
+    scores: list[int]
+    words: list[int]
+    errors: dict[int, str] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+class LineScorer:
+    """Parses and scores board lines under fixed settings; one prepared scorer per board shape."""
+
+    def __init__(self, settings: BatchSettings, lexicon: Any = None) -> None:
+        from .. import api
+
+        self.settings = settings
+        self.lexicon = lexicon if lexicon is not None else api.load_lexicon(settings.lexicon, settings.store)
+        self._api = api
+        self._shorthands = api.shorthands_for(settings.lang, settings.dice, settings.bare_q)
+        self._scorers: dict[tuple[int, int], Scorer] = {}
+        self._tables: dict[tuple[int, int], dict[str, int]] = {}
+        self.notes: list[str] = []
+
+    def rules(self, shape: tuple[int, int]) -> Rules:
+        """The rules boards of this shape are scored by (dice set of that size, or the language's defaults)."""
+        return self.scorer(shape).rules
+
+    def scorer(self, shape: tuple[int, int]) -> Scorer:
+        """The prepared scorer for boards of `shape`."""
+        scorer = self._scorers.get(shape)
+        if scorer is None:
+            s = self.settings
+            probe = Board(shape[0], shape[1], ("",) * (shape[0] * shape[1]))
+            rules = self._api.rules_for(
+                probe, lang=s.lang, dice=s.dice, min_length=s.min_length, scoring=s.scoring, diagonals=s.diagonals
+            )
+            scorer = self._scorers[shape] = prepare_scorer(self.lexicon, rules, shape, engine=s.engine)
+            self._tables[shape] = scorer.codec.line_table(self._shorthands)
+            note = getattr(scorer, "note", None)
+            if note:
+                self.notes.append(note)
+        return scorer
+
+    def _shape_of_plain(self, n: int) -> tuple[int, int] | None:
+        """The shape a plain string of `n` faces has: --size, the dice set's, or a square."""
+        fixed = self.settings.size
+        if self.settings.dice is not None:
+            ds = get_dice(self.settings.dice)
+            fixed = (ds.rows, ds.cols)
+        if fixed is not None:
+            return fixed if fixed[0] * fixed[1] == n else None
+        side = math.isqrt(n)
+        return (side, side) if side * side == n and n > 0 else None
+
+    def _parse(self, text: str) -> tuple[tuple[int, int], list[int]]:
+        """(shape, face codes) of one line; raises BoggleI18nError for a bad board."""
+        shape = self._shape_of_plain(len(text))
+        if shape is not None:
+            self.scorer(shape)
+            table = self._tables[shape]
+            try:
+                return shape, [table[ch] for ch in text]
+            except KeyError:
+                pass
+        s = self.settings
+        board = self._api.parse_board(text, lang=s.lang, dice=s.dice, size=s.size, bare_q=s.bare_q)
+        scorer = self.scorer(board.size)
+        return board.size, [scorer.codec.index(f) for f in board.faces]
+
+    def score_chunk(self, chunk: list[tuple[int, str]]) -> ChunkResult:
+        """Scores of a chunk of (line number, board text), errors per line, order kept."""
+        import numpy as np
+
+        n = len(chunk)
+        scores = [0] * n
+        words = [0] * n
+        errors: dict[int, str] = {}
+        groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        for i, (_, text) in enumerate(chunk):
+            try:
+                shape, codes = self._parse(text)
+            except BoggleI18nError as exc:
+                errors[i] = str(exc)
+                continue
+            positions, flat = groups.setdefault(shape, ([], []))
+            positions.append(i)
+            flat.extend(codes)
+        for shape, (positions, flat) in groups.items():
+            array = np.asarray(flat, dtype=np.int32).reshape(len(positions), shape[0] * shape[1])
+            got_scores, got_words = self.scorer(shape).score_codes(array)
+            for i, score, count in zip(positions, got_scores.tolist(), got_words.tolist(), strict=True):
+                scores[i] = score
+                words[i] = count
+        notes, self.notes = self.notes, []
+        return ChunkResult([ln for ln, _ in chunk], [t for _, t in chunk], scores, words, errors, notes)
+
+
+def board_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str]]:
+    """(line number, text) of each board line: blank lines and `#` comments skipped, a BOM and ends stripped."""
+    for number, line in enumerate(lines, start):
+        text = line.strip()
+        if number == start:
+            text = text.lstrip("\ufeff").strip()
+        if text and not text.startswith("#"):
+            yield number, text
+
+
+def chunked(items: Iterable[tuple[int, str]], size: int = CHUNK) -> Iterator[list[tuple[int, str]]]:
+    """Lists of up to `size` items."""
+    chunk: list[tuple[int, str]] = []
+    for item in items:
+        chunk.append(item)
+        if len(chunk) == size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+_WORKER: LineScorer | None = None
+
+
+def _init_worker(settings: BatchSettings) -> None:
+    global _WORKER
+    _WORKER = LineScorer(settings)
+
+
+def _work(chunk: list[tuple[int, str]]) -> ChunkResult:
+    assert _WORKER is not None
+    return _WORKER.score_chunk(chunk)
+
+
+def score_stream(
+    lines: Iterable[tuple[int, str]],
+    settings: BatchSettings,
+    workers: int = 1,
+    lexicon: Any = None,
+    chunk_size: int = CHUNK,
+) -> Iterator[ChunkResult]:
+    """Score board lines chunk by chunk, in input order; `workers` > 1 uses that many processes.
+
+    Workers load the lexicon by name and map its compiled form from the store's
+    cache (prepared here first), so they share its pages instead of copying them.
+    """
+    if workers < 1:
+        raise BoggleI18nError(f"--workers must be at least 1, not {workers}")
+    local = LineScorer(settings, lexicon)
+    chunks = chunked(lines, chunk_size)
+    if workers == 1:
+        for chunk in chunks:
+            yield local.score_chunk(chunk)
+        return
+    import multiprocessing
+
+    # Prepare (and cache) the compiled lexicon once, before any worker starts.
+    first = next(chunks, None)
+    if first is None:
+        return
+    yield local.score_chunk(first)
+    context = multiprocessing.get_context("spawn")
+    with context.Pool(workers, initializer=_init_worker, initargs=(settings,)) as pool:
+        yield from pool.imap(_work, chunks, chunksize=1)
+
+
+def default_workers() -> int:
+    """One worker per available core."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # pragma: no cover - not Linux
+        return os.cpu_count() or 1
