@@ -34,6 +34,7 @@ MAX_CELLS = 64
 FREE, SATURATED, HALF, LABEL = 0, 1, 2, 3
 
 State = tuple[int, ...]
+Move = tuple[State | None, int]  # the next state (None: a finished path) and the edges added
 
 
 @dataclass(frozen=True)
@@ -117,7 +118,8 @@ def _count_undirected(rows: int, width: int, diagonals: bool, max_edges: int) ->
     done = 0  # packed polynomial of finished paths
     # A state's successors depend only on the state and the cell's column (and whether
     # it is on the first row): work them out once, not once per row.
-    tables: dict[tuple[int, bool], dict[State, list[tuple[State | None, int]]]] = {}
+    tables: dict[tuple[int, bool], dict[State, tuple[Move, ...]]] = {}
+    seen: dict[Move, Move] = {}  # one object per distinct move: the tables hold millions of references
 
     for r in range(rows):
         for c in range(width):
@@ -128,7 +130,7 @@ def _count_undirected(rows: int, width: int, diagonals: bool, max_edges: int) ->
             for state, poly in states.items():
                 successors = moves.get(state)
                 if successors is None:
-                    successors = moves[state] = _successors(state, c, earlier, diagonals)
+                    successors = moves[state] = _successors(state, c, earlier, diagonals, seen)
                 for target, edges in successors:
                     value = poly << shift[edges] if edges else poly
                     if not full:
@@ -163,9 +165,9 @@ def _earlier(r: int, c: int, width: int, diagonals: bool) -> list[int]:
     return earlier
 
 
-def _successors(state: State, c: int, earlier: list[int], diagonals: bool) -> list[tuple[State | None, int]]:
+def _successors(state: State, c: int, earlier: list[int], diagonals: bool, seen: dict[Move, Move]) -> tuple[Move, ...]:
     """The states that processing cell c leads to, with the edges each adds; None = a finished path."""
-    out: list[tuple[State | None, int]] = []
+    out: list[Move] = []
     for slots, code, edges in _place(state, c, earlier):
         if slots is None:  # the cell joined two permanent ends: one finished path
             out.append((None, edges))
@@ -182,7 +184,7 @@ def _successors(state: State, c: int, earlier: list[int], diagonals: bool) -> li
             out.append((None, edges))
         elif outcome == _ALIVE:
             out.append((_canonical(slots), edges))
-    return out
+    return tuple(seen.setdefault(move, move) for move in out)
 
 
 _ALIVE, _FINISHED, _DEAD = 0, 1, 2
