@@ -199,8 +199,7 @@ def _place(state: State, c: int, earlier: list[int]) -> Iterator[tuple[list[int]
     """
     yield list(state), FREE, 0
     open_ = [p for p in earlier if state[p] != SATURATED]
-    fresh = max(state, default=0) + 1
-    fresh = max(fresh, LABEL)
+    fresh = max(LABEL, max(state) + 1)  # a label no fragment uses
     for p in open_:
         slots = list(state)
         code = slots[p]
@@ -220,7 +219,7 @@ def _place(state: State, c: int, earlier: list[int]) -> Iterator[tuple[list[int]
             free, end = (p, b) if a == FREE else (q, a)
             slots[free] = end
         elif a == HALF and b == HALF:  # two fragments with permanent ends: the whole path
-            if any(code >= HALF for i, code in enumerate(slots) if i not in (p, q)):
+            if any(code >= HALF for code in slots):
                 continue  # another fragment would be left over
             yield None, SATURATED, 2
             continue
