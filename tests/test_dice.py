@@ -234,7 +234,7 @@ def test_roll_board_unknown_size_for_dice() -> None:
 
 
 def test_roll_board_dice_and_size_disagree() -> None:
-    with pytest.raises(BoardError, match="'en-classic-4x4' is 4x4, not 5x5"):
+    with pytest.raises(BoardError, match="board is 5x5 but dice set 'en-classic-4x4' is 4x4"):
         api.roll_board(dice="en-classic-4x4", size=(5, 5), seed=1)
 
 
