@@ -298,32 +298,47 @@ def nl_faces() -> set[str]:
 
 
 def test_random_is_reproducible() -> None:
-    """The same seed rolls the same board; the seed is echoed; faces come from the dice."""
+    """The same seed rolls the same board; seed and dice set are named on stdout only; faces come from the dice."""
     first = ok("random", "--seed", "7", "--dice", "nl-4x4")
     second = ok("random", "--seed", "7", "--dice", "nl-4x4")
     assert first.stdout == second.stdout
-    assert "seed: 7" in first.stderr
-    assert "(seed 7)" in first.stdout
-    notation = re.search(r"^(\S+)\s+\(seed 7\)", first.stdout, re.M).group(1)
+    assert first.stderr == ""  # the seed goes to one stream: stdout, with the board
+    assert "rolled dice set nl-4x4 (language nl), seed 7" in first.stdout
+    assert "again: boggle-i18n random --lang nl --dice nl-4x4 --seed 7" in first.stdout
+    lines = first.stdout.splitlines()
+    notation = lines[lines.index("") + 1]
     rows = notation.split("/")
     assert len(rows) == 4 and all(len(r) == 4 for r in rows)
     assert set("".join(rows)) <= nl_faces()
     other = ok("random", "--seed", "8", "--dice", "nl-4x4")
-    assert "(seed 8)" in other.stdout
+    assert "seed 8" in other.stdout and other.stdout != first.stdout
 
 
 def test_random_json() -> None:
-    """--json echoes board, size and seed."""
-    data = json.loads(ok("random", "--seed", "7", "--dice", "nl-4x4", "--json").stdout)
+    """--json carries board, size, seed and the resolved language and dice set, nothing on stderr."""
+    result = ok("random", "--seed", "7", "--dice", "nl-4x4", "--json")
+    data = json.loads(result.stdout)
+    assert result.stderr == ""
     assert data["seed"] == 7 and data["rows"] == 4 and data["cols"] == 4
+    assert (data["lang"], data["dice"], data["letters"]) == ("nl", "nl-4x4", None)
     assert data["board"] in ok("random", "--seed", "7", "--dice", "nl-4x4").stdout
+    by_lang = json.loads(ok("random", "--lang", "en", "--size", "5x5", "--seed", "3", "--json").stdout)
+    assert (by_lang["lang"], by_lang["dice"]) == ("en", "en-big-5x5-deluxe")
+
+
+def test_random_again_command_rolls_the_same_board() -> None:
+    """The printed `again:` command, run as printed, gives the same board (dice and letters modes)."""
+    for args in (["--lang", "en"], ["--lang", "nl", "--size", "3x7", "--letters", "uniform"]):
+        data = json.loads(ok("random", *args, "--json").stdout)
+        again = data["again"].split()[1:]  # drop the program name
+        assert json.loads(ok(*again, "--json").stdout)["board"] == data["board"]
 
 
 def test_random_without_seed_echoes_one() -> None:
-    """Without --seed a fresh seed is drawn and echoed, so the board can be rolled again."""
+    """Without --seed a fresh seed is drawn and printed, so the board can be rolled again."""
     first = ok("random", "--dice", "nl-4x4", "--json")
     seed = json.loads(first.stdout)["seed"]
-    assert f"seed: {seed}" in first.stderr
+    assert isinstance(seed, int) and first.stderr == ""
     again = json.loads(ok("random", "--dice", "nl-4x4", "--json", "--seed", str(seed)).stdout)
     assert again["board"] == json.loads(first.stdout)["board"]
 
@@ -337,7 +352,9 @@ def test_random_uniform_any_size() -> None:
     cells = [re.findall(r"\[[a-z]*\]|[a-z]", row) for row in rows]
     assert all(len(c) == 5 for c in cells)
     text = ok("random", "--size", "3x5", "--letters", "uniform", "--seed", "1").stdout
-    assert len([line for line in text.splitlines() if line.strip()]) == 4  # 3 grid rows + notation
+    grid = text.split("\n\n")[0].splitlines()
+    assert len(grid) == 3
+    assert "drew 3x5 letters from the faces of en-new-4x4, uniform over printed faces" in text
 
 
 # --- errors -----------------------------------------------------------------------------------
