@@ -99,8 +99,6 @@ def _atomic_replace(path: Path, data: bytes) -> None:
         old = os.stat(path)
     except FileNotFoundError:
         old = None
-    if old is not None and stat.S_ISDIR(old.st_mode):
-        raise OutputError(f"{path} is a folder, not a file")
     mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~current_umask()
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
@@ -128,6 +126,8 @@ def write_file(path: str | os.PathLike[str], data: bytes, make_parents: bool = F
             _write_through(path, data)
             return
         target = Path(os.path.realpath(path))  # a symlink's final target (existing or not)
+        if target.is_dir():
+            raise OutputError(f"cannot write {path}: it is a folder")
         if make_parents:
             target.parent.mkdir(parents=True, exist_ok=True)
         elif not target.parent.is_dir():

@@ -64,8 +64,9 @@ class OneLineErrorGroup(TyperGroup):
         try:
             code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         except ClickException as exc:
-            if type(exc).__name__ == "NoArgsIsHelpError":  # bare `boggle-i18n`: the help is the answer
-                exc.show()  # type: ignore[attr-defined]
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # bare `boggle-i18n`: show the help
+                typer.echo(ctx.get_help())
                 sys.exit(0)
             exit_with_error(exc.format_message(), exc.exit_code)  # type: ignore[attr-defined]
         except BoggleI18nError as exc:

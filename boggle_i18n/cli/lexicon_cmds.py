@@ -16,7 +16,7 @@ from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
 from . import app
-from .common import StoreOption, emit, note, to_json
+from .common import StoreOption, emit, to_json
 
 
 def _params(params: dict[str, Any]) -> str:
@@ -71,13 +71,13 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
 
 
 def _progress():  # type: ignore[no-untyped-def]
-    """A live status line on a terminal; plain stderr lines otherwise."""
+    """A live status line on a terminal; nothing otherwise (stderr stays for the one `Error:` line)."""
     if sys.stderr.isatty():
         from rich.console import Console
 
         status = Console(stderr=True).status("building...")
         return status, lambda msg: status.update(msg)
-    return nullcontext(), note
+    return nullcontext(), None
 
 
 @app.command("build-lexicon")

@@ -136,6 +136,7 @@ def ensure_lexicon(
     _, manifest_path = lexicon_paths(name_in_store, store)
     missing = not manifest_path.is_file()
     if missing or (recipe is not None and _recipe_changed(manifest_path, recipe)):
+        check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
             on_build(name_in_store)
         return build_lexicon(name if recipe else name_in_store, store=store, progress=progress)

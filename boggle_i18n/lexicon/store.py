@@ -76,7 +76,7 @@ def manifest_problem(manifest: Any) -> str | None:
         return "not a boggle-i18n lexicon manifest"
     version = manifest.get("format_version")
     if type(version) is not int or version != FORMAT_VERSION:
-        return f"format_version is {version!r}, this boggle-i18n reads {FORMAT_VERSION!r}"
+        return f"format_version is {version!r} ({_json_type(version)}), this boggle-i18n reads {FORMAT_VERSION!r}"
     for key, types in _FIELDS.items():
         if key not in manifest:
             return f"field {key!r} is missing"
@@ -209,6 +209,8 @@ def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
     """Every manifest in the store, good or bad, so a listing can show the broken ones too."""
     root = store_dir(store)
     out: list[StoreEntry] = []
+    if root.exists() and not root.is_dir():
+        raise LexiconError(f"lexicon store {root} is not a folder")
     if not root.is_dir():
         return out
     for path in sorted(root.glob("*.json")):
