@@ -48,10 +48,11 @@ def load_lexicon(
     store: str | os.PathLike[str] | None = None,
     build: bool = True,
     on_build: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Lexicon:
     """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed."""
     if build:
-        return ensure_lexicon(name, store=store, on_build=on_build)
+        return ensure_lexicon(name, store=store, on_build=on_build, progress=progress)
     return Lexicon.load(name, store)
 
 

@@ -125,6 +125,8 @@ CASES: dict[str, list[str]] = {
     "solve: missing trie file": ["solve", BOARD, "--lexicon", f"{T}/gone.marisa", "--store", S],
     "solve: language without lexicon": ["solve", BOARD, "--lang", "fr", "--store", S],
     "solve: store is a file": ["solve", BOARD, "--lexicon", "en", "--store", f"{T}/a-file"],
+    "solve: lexicon to build, no source": ["solve", BOARD, "--lexicon", "en", "--store", S],
+    "random: lexicon to build, no source": ["random", "--letters", "lexicon", "--lang", "en", "--store", S],
     "solve: missing board file": ["solve", "--file", f"{T}/gone.board", "--lexicon", "en-enable2k", "--store", S],
     "solve: board file is a folder": ["solve", "--file", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S],
     "solve: board file not UTF-8": [

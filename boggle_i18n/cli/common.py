@@ -11,7 +11,9 @@ from typing import Any, TypeVar
 
 import typer
 
+from ..api import load_lexicon
 from ..errors import BoggleI18nError
+from ..lexicon.store import Lexicon
 from ..storage import STDOUT, write_output
 from .errors import os_error_message
 
@@ -58,6 +60,22 @@ def warn(message: str) -> None:
 def building_note(name: str) -> None:
     """Said when a command has to build a lexicon before it can answer."""
     note(f"lexicon {name!r} is not built yet: building it first")
+
+
+def load_or_build(name: str, store: Path | None) -> Lexicon:
+    """Load lexicon `name`, building it first if needed, and say so on stderr.
+
+    The note comes once the build is under way (its first progress report, after
+    the source is found), so a build that cannot even start fails with its one
+    `Error:` line alone.
+    """
+    pending: list[str] = []
+
+    def progress(_message: str) -> None:
+        if pending:
+            building_note(pending.pop())
+
+    return load_lexicon(name, store, on_build=pending.append, progress=progress)
 
 
 def emit(text: str, output: Path | None = None) -> None:

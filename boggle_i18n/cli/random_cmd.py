@@ -6,12 +6,12 @@ from pathlib import Path
 
 import typer
 
-from ..api import LETTER_MODES, RolledBoard, load_lexicon, roll
+from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
 from ..selection import select
 from . import app
-from .common import OutputOption, StoreOption, building_note, emit, to_json
+from .common import OutputOption, StoreOption, emit, load_or_build, to_json
 
 
 def again(rolled: RolledBoard) -> str:
@@ -80,7 +80,7 @@ def random_cmd(
     lexicon = None
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)
-        lexicon = load_lexicon(chosen.require_lexicon(), store, on_build=building_note)
+        lexicon = load_or_build(chosen.require_lexicon(), store)
     rolled = roll(dice=dice, lang=lang, size=shape, letters=mode, seed=seed, lexicon=lexicon)
     if json_out:
         emit(to_json({**rolled.to_dict(), "again": again(rolled)}), output)

@@ -6,12 +6,12 @@ from pathlib import Path
 
 import typer
 
-from ..api import load_lexicon, solve
+from ..api import solve
 from ..board.notation import parse_board, parse_board_file, parse_size
 from ..errors import BoardError
 from ..selection import Selection, select
 from . import app
-from .common import OutputOption, StoreOption, building_note, emit, to_json, warn
+from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
 from .render import render_result
 
 STDIN = "-"
@@ -133,7 +133,7 @@ def solve_cmd(
     name = chosen.require_lexicon()
     for message in chosen.warnings:
         warn(message)
-    lexicon = load_lexicon(name, store, on_build=building_note)
+    lexicon = load_or_build(name, store)
     result = solve(parsed, lexicon, chosen.rules)
     if json_out:
         data = result.to_dict()
