@@ -5,13 +5,16 @@ Files are written the way a careful user would write them by hand:
   content or the new, never half; a new file gets the user's umask (0666 & ~umask),
   an existing one keeps its mode;
 - a symlink is followed: its target is written, the link stays a link;
-- anything else (a terminal, `/dev/null`, a pipe, `/dev/stdout`, `/proc/self/fd/N`)
-  is written through, never replaced.
+- anything else (a terminal, `/dev/null`, a pipe) is written through, never replaced;
+- `/dev/stdout`, `/dev/stderr`, `/dev/fd/N` and `/proc/self/fd/N` name an open
+  descriptor: written through in append mode, so `-o /dev/stdout >> log` appends
+  as the shell asked instead of truncating the log or replacing what the link names.
 """
 
 from __future__ import annotations
 
 import os
+import re
 import stat
 import sys
 import tempfile
@@ -25,8 +28,8 @@ APP = "boggle-i18n"
 HOME_ENV = "BOGGLE_I18N_HOME"
 CACHE_ENV = "BOGGLE_I18N_CACHE"
 STDOUT = "-"
-# Paths here are devices and process views (/dev/stdout, /dev/fd/1, /proc/self/fd/1): never replaced.
-_SPECIAL_ROOTS = ("/dev/", "/proc/")
+# Paths that name an already open descriptor of this process: written into, never replaced.
+_DESCRIPTOR_PATH = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-self|\d+)/fd/\d+")
 
 
 def store_dir(override: str | os.PathLike[str] | None = None) -> Path:
@@ -77,9 +80,8 @@ def current_umask() -> int:
 
 
 def _is_special(path: Path) -> bool:
-    """True for a target to write through (device, pipe, socket, /dev or /proc entry)."""
-    absolute = os.path.abspath(path)
-    if absolute.startswith(_SPECIAL_ROOTS):
+    """True for a target to write through: an open descriptor's path, a device, a pipe or a socket."""
+    if _DESCRIPTOR_PATH.fullmatch(os.path.abspath(path)):
         return True
     try:
         mode = os.stat(path).st_mode  # follows symlinks
@@ -89,7 +91,7 @@ def _is_special(path: Path) -> bool:
 
 
 def _write_through(path: Path, data: bytes) -> None:
-    with open(path, "wb") as handle:
+    with open(path, "ab") as handle:  # append: never truncate what a descriptor path leads to
         handle.write(data)
 
 

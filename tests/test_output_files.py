@@ -163,3 +163,31 @@ def test_write_file_never_leaves_a_temp_file(tmp_path: Path, monkeypatch: pytest
         write_file(target, b"new\n")
     assert target.read_text(encoding="utf-8") == "old\n"
     assert [p.name for p in tmp_path.iterdir()] == ["keep.txt"]
+
+
+def test_dev_stdout_appends_to_a_shell_redirect(store: Path, tmp_path: Path) -> None:
+    """`-o /dev/stdout >> log` appends to the log, as the shell's `>>` asked; the log is not replaced."""
+    log = tmp_path / "log.txt"
+    log.write_text("earlier line\n", encoding="utf-8")
+    inode = log.stat().st_ino
+    args = ["solve", BOARD, "--lexicon", "en-enable2k", "--store", str(store), "--json", "-o", "/dev/stdout"]
+    with log.open("a", encoding="utf-8") as handle:
+        done = subprocess.run([sys.executable, "-m", "boggle_i18n", *args], stdout=handle, timeout=60, cwd=tmp_path)
+    assert done.returncode == 0
+    text = log.read_text(encoding="utf-8")
+    assert text.startswith("earlier line\n{") and json.loads(text.split("\n", 1)[1])["score"] == 2
+    assert log.stat().st_ino == inode
+
+
+def test_regular_file_under_dev_shm_is_replaced_atomically(store: Path) -> None:
+    """Only descriptor paths are special: a regular file in /dev/shm is replaced like any other."""
+    shm = Path("/dev/shm")
+    if not shm.is_dir() or not os.access(shm, os.W_OK):
+        pytest.skip("no writable /dev/shm")
+    target = shm / f"boggle-i18n-test-{os.getpid()}.json"
+    try:
+        target.write_text("x" * 100000, encoding="utf-8")
+        solve_to(store, target)
+        assert json.loads(target.read_text(encoding="utf-8"))["score"] == 2
+    finally:
+        target.unlink(missing_ok=True)
