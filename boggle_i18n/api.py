@@ -11,21 +11,36 @@ from __future__ import annotations
 
 import os
 import random
-from collections.abc import Callable
-from dataclasses import replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, replace
+from typing import Any
 
 from .board.board import Board
-from .board.dice import DiceSet, get_dice
+from .board.dice import get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
-from .languages import Language, get_language
 from .lexicon.build import ensure_lexicon
 from .lexicon.store import Lexicon
-from .scoring import Scoring, get_scoring
+from .scoring import Scoring
+from .selection import Selection, select
 from .solver.base import Rules, SolveResult, get_solver
 
-BARE_Q = {"qu": {"q": "qu"}, "q": {}}
+__all__ = [  # `select` is the one function that chooses language, dice, lexicon and rules
+    "LETTER_MODES",
+    "RolledBoard",
+    "Selection",
+    "face_counts",
+    "load_lexicon",
+    "new_seed",
+    "parse_board",
+    "roll",
+    "roll_board",
+    "rules_for",
+    "select",
+    "shorthands_for",
+    "solve",
+]
 
 
 def load_lexicon(
@@ -33,22 +48,17 @@ def load_lexicon(
     store: str | os.PathLike[str] | None = None,
     build: bool = True,
     on_build: Callable[[str], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> Lexicon:
     """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed."""
     if build:
-        return ensure_lexicon(name, store=store, on_build=on_build)
+        return ensure_lexicon(name, store=store, on_build=on_build, progress=progress)
     return Lexicon.load(name, store)
 
 
 def shorthands_for(lang: str | None = None, dice: str | None = None, bare_q: str | None = None) -> dict[str, str]:
     """Which single letters stand for longer faces: `bare_q` wins, then the dice set, then the language."""
-    if bare_q is not None:
-        if bare_q not in BARE_Q:
-            raise BoardError(f"bare q must mean 'qu' or 'q', not {bare_q!r}")
-        return dict(BARE_Q[bare_q])
-    if dice:
-        return get_dice(dice).shorthands
-    return get_language(lang or "en").shorthands
+    return dict(select(lang=lang, dice=dice, bare_q=bare_q, lexicon=None).shorthands)
 
 
 def parse_board(
@@ -65,7 +75,7 @@ def parse_board(
     if dice:
         ds = get_dice(dice)
         if board.size != (ds.rows, ds.cols):
-            raise BoardError(f"board is {board.rows}x{board.cols} but dice set {dice!r} is {ds.rows}x{ds.cols}")
+            raise BoardError(f"board is {board.rows}x{board.cols} but dice set {ds.id!r} is {ds.rows}x{ds.cols}")
     return board
 
 
@@ -78,15 +88,9 @@ def rules_for(
     diagonals: bool = True,
 ) -> Rules:
     """Rules for a board: explicit values, else the dice set's, else the language's defaults."""
-    language: Language = get_language(lang or "en")
-    ds: DiceSet | None = get_dice(dice) if dice else language.dice_for(board.rows, board.cols)
-    if isinstance(scoring, Scoring):
-        table = scoring
-    else:
-        table = get_scoring(scoring or (ds.scoring if ds else language.scoring))
-    if min_length is None:
-        min_length = ds.min_word_length if ds else language.min_length
-    return Rules(min_length=min_length, scoring=table, diagonals=diagonals)
+    return select(
+        lang=lang, dice=dice, size=board.size, min_length=min_length, scoring=scoring, diagonals=diagonals
+    ).rules
 
 
 def solve(
@@ -115,40 +119,125 @@ def new_seed() -> int:
     return random.SystemRandom().randrange(2**32)
 
 
+LETTER_MODES = ("uniform", "lexicon")
+
+
+@dataclass(frozen=True)
+class RolledBoard:
+    """A rolled board with everything needed to roll it again.
+
+    `dice` is the dice set rolled (or, with `letters`, the set whose faces were
+    drawn; None for a language without dice); `letters` is None when dice were
+    rolled, else the drawing mode; `lexicon` names the lexicon that weighted the faces.
+    """
+
+    board: Board
+    seed: int
+    language: str
+    dice: str | None
+    letters: str | None = None
+    lexicon: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        """The JSON form `random --json` prints."""
+        return {
+            "board": self.board.notation(),
+            "rows": self.board.rows,
+            "cols": self.board.cols,
+            "seed": self.seed,
+            "lang": self.language,
+            "dice": self.dice,
+            "letters": self.letters,
+            "lexicon": self.lexicon,
+        }
+
+
+def face_counts(lexicon: Lexicon, faces: Iterable[str]) -> dict[str, int]:
+    """How often each face's letters occur, in sequence, in the lexicon's words.
+
+    A multi-letter face (`qu`, `th`, `er`) is counted as itself, not as its first
+    letter, so `--letters lexicon` gives `er` the weight of "er", not of "e".
+    """
+    text = "\n".join(lexicon)
+    return {face: text.count(face) for face in faces if face}
+
+
+def roll(
+    dice: str | None = None,
+    lang: str | None = None,
+    size: tuple[int, int] | None = None,
+    letters: str | None = None,
+    seed: int | None = None,
+    letter_counts: Mapping[str, int] | None = None,
+    lexicon: Lexicon | None = None,
+) -> RolledBoard:
+    """Roll a board and say how (see `RolledBoard`).
+
+    Without `letters`: the dice set (named, or the language's of `size`) is shaken
+    into the grid, one face of each die up. With `letters`, every cell is drawn on
+    its own, from the faces of the dice set of the board's size (else the
+    language's first set), so any size works:
+    - "uniform": uniform over the printed faces of that set, so a letter printed on
+      many faces (e) comes up more often than one printed once (q): the dice's own
+      letter mix, without the one-die-per-cell limit;
+    - "lexicon": each distinct face weighted by `letter_counts` (face -> count) or,
+      given a `lexicon`, by `face_counts(lexicon, faces)`. A language without dice
+      draws the letters of the lexicon's alphabet.
+    The board's size is `size`, else the dice set's, else the language's first set's.
+    """
+    mode = letters.strip().lower() if letters is not None else None
+    if mode is not None and mode not in LETTER_MODES:
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+    if mode is None:
+        sel = select(lang=lang, dice=dice, size=size)
+        if sel.dice is None:
+            shape = f"{size[0]}x{size[1]}" if size else "of any size"
+            raise BoardError(f"no {sel.language.code} dice set is {shape}: pass --letters uniform or --letters lexicon")
+        seed = new_seed() if seed is None else seed
+        return RolledBoard(sel.dice.roll(random.Random(seed)), seed, sel.language.code, sel.dice.id)
+    # Drawing letters: a named dice set only lends its faces, so it fits a board of any size.
+    named = get_dice(dice) if dice else None
+    if size is None and named is not None:
+        size = (named.rows, named.cols)
+    sel = select(lang=lang or (named.language if named else None), size=size)
+    code = sel.language.code
+    rows, cols = sel.size or (4, 4)
+    source = named or sel.dice or (get_dice(sel.language.dice[0]) if sel.language.dice else None)
+    seed = new_seed() if seed is None else seed
+    rng = random.Random(seed)
+    lexicon_name = lexicon.name if lexicon is not None and mode == "lexicon" else None
+    if mode == "uniform":
+        if source is None:
+            raise BoardError(f"language {code!r} has no dice set to draw faces from: use --letters lexicon")
+        printed = [face.lower() for die in source.dice for face in die if face]
+        faces = tuple(rng.choice(printed) for _ in range(rows * cols))
+    else:
+        if source is not None:
+            distinct = sorted(source.faces - {""})
+        elif lexicon is not None:
+            distinct = sorted(set(str(lexicon.manifest.get("alphabet", ""))))
+        else:
+            distinct = []
+        if letter_counts is None and lexicon is not None:
+            letter_counts = face_counts(lexicon, distinct)
+        if not letter_counts:
+            raise BoardError("--letters lexicon needs a built lexicon's letter counts")
+        weights = [letter_counts.get(face, 0) for face in distinct]
+        if not any(weights):
+            raise BoardError("--letters lexicon: no face of the dice occurs in the lexicon")
+        faces = tuple(rng.choices(distinct, weights, k=rows * cols))
+    return RolledBoard(Board(rows, cols, faces), seed, code, source.id if source else None, mode, lexicon_name)
+
+
 def roll_board(
     dice: str | None = None,
     lang: str | None = None,
     size: tuple[int, int] | None = None,
     letters: str | None = None,
     seed: int | None = None,
-    letter_counts: dict[str, int] | None = None,
+    letter_counts: Mapping[str, int] | None = None,
+    lexicon: Lexicon | None = None,
 ) -> tuple[Board, int]:
-    """Roll a board and return it with its seed.
-
-    With a dice set (named, or the language's for `size`): dice shuffled to cells,
-    one face up. With `letters` = "uniform" or "lexicon": every cell drawn from the
-    faces of the language's dice, uniformly or weighted by `letter_counts` (from a
-    lexicon manifest).
-    """
-    seed = new_seed() if seed is None else seed
-    rng = random.Random(seed)
-    language = get_language(lang or (get_dice(dice).language if dice else "en"))
-    if letters is None:
-        ds = get_dice(dice) if dice else (language.dice_for(*size) if size else get_dice(language.dice[0]))
-        if ds is None:
-            shape = f"{size[0]}x{size[1]}" if size else "of this size"
-            raise BoardError(f"no {language.code} dice set is {shape}: pass --letters uniform or --letters lexicon")
-        if size is not None and size != (ds.rows, ds.cols):
-            raise BoardError(f"dice set {ds.id!r} is {ds.rows}x{ds.cols}, not {size[0]}x{size[1]}")
-        return ds.roll(rng), seed
-    rows, cols = size or (4, 4)
-    faces = sorted(get_dice(dice or language.dice[0]).faces - {""})
-    if letters == "uniform":
-        weights = [1] * len(faces)
-    elif letters == "lexicon":
-        if not letter_counts:
-            raise BoardError("--letters lexicon needs a built lexicon's letter counts")
-        weights = [letter_counts.get(face[0], 0) for face in faces]
-    else:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
-    return Board(rows, cols, tuple(rng.choices(faces, weights, k=rows * cols))), seed
+    """Roll a board and return it with its seed (`roll` says which dice and language too)."""
+    rolled = roll(dice, lang, size, letters, seed, letter_counts, lexicon)
+    return rolled.board, rolled.seed

@@ -33,3 +33,7 @@ class LanguageError(BoggleI18nError):
 
 class ScoringError(BoggleI18nError):
     """A scoring preset is unknown or a custom table is malformed."""
+
+
+class OutputError(BoggleI18nError):
+    """An output file, or the lexicon store, cannot be written."""

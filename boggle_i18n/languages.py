@@ -65,7 +65,7 @@ def languages() -> dict[str, Language]:
 def get_language(code: str) -> Language:
     """A language by code, with a clear error listing the known codes."""
     try:
-        return languages()[code]
+        return languages()[code.strip().lower()]  # names are case-insensitive: --lang NL
     except KeyError:
         known = ", ".join(sorted(languages()))
         raise LanguageError(f"unknown language {code!r} (known: {known})") from None

@@ -14,6 +14,8 @@ from functools import cache
 from .errors import ScoringError
 from .resources import data_dir
 
+MAX_LENGTH = 64 * 64  # the longest word any board (64x64 at most) can hold
+
 
 @dataclass(frozen=True)
 class Beyond:
@@ -40,6 +42,15 @@ class Scoring:
         lengths = [n for n, _ in self.table]
         if lengths != sorted(set(lengths)) or lengths[0] < 1:
             raise ScoringError(f"scoring {self.name!r}: lengths must be distinct and positive")
+        negative = [f"{n}:{p}" for n, p in self.table if p < 0]
+        if negative:
+            raise ScoringError(f"scoring {self.name!r}: points cannot be negative ({', '.join(negative)})")
+        if self.beyond is not None and min(self.points(n) for n in range(self.beyond.from_length, MAX_LENGTH)) < 0:
+            raise ScoringError(f"scoring {self.name!r}: its rule beyond the table gives negative points")
+
+    def zero_lengths(self, min_length: int, max_length: int = MAX_LENGTH) -> list[int]:
+        """Word lengths from `min_length` up that this table scores 0: worth a warning, as they count for nothing."""
+        return [n for n in range(min_length, max_length + 1) if self.points(n) == 0]
 
     def points(self, length: int) -> int:
         """Points for a word of `length` letters (0 below the smallest listed length)."""
@@ -120,7 +131,7 @@ def get_scoring(name_or_table: str) -> Scoring:
     if ":" in name_or_table:
         return parse_table(name_or_table)
     try:
-        return presets()[name_or_table]
+        return presets()[name_or_table.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(presets()))
         raise ScoringError(f"unknown scoring preset {name_or_table!r} (known: {known})") from None

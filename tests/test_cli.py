@@ -298,32 +298,47 @@ def nl_faces() -> set[str]:
 
 
 def test_random_is_reproducible() -> None:
-    """The same seed rolls the same board; the seed is echoed; faces come from the dice."""
+    """The same seed rolls the same board; seed and dice set are named on stdout only; faces come from the dice."""
     first = ok("random", "--seed", "7", "--dice", "nl-4x4")
     second = ok("random", "--seed", "7", "--dice", "nl-4x4")
     assert first.stdout == second.stdout
-    assert "seed: 7" in first.stderr
-    assert "(seed 7)" in first.stdout
-    notation = re.search(r"^(\S+)\s+\(seed 7\)", first.stdout, re.M).group(1)
+    assert first.stderr == ""  # the seed goes to one stream: stdout, with the board
+    assert "rolled dice set nl-4x4 (language nl), seed 7" in first.stdout
+    assert "again: boggle-i18n random --lang nl --dice nl-4x4 --seed 7" in first.stdout
+    lines = first.stdout.splitlines()
+    notation = lines[lines.index("") + 1]
     rows = notation.split("/")
     assert len(rows) == 4 and all(len(r) == 4 for r in rows)
     assert set("".join(rows)) <= nl_faces()
     other = ok("random", "--seed", "8", "--dice", "nl-4x4")
-    assert "(seed 8)" in other.stdout
+    assert "seed 8" in other.stdout and other.stdout != first.stdout
 
 
 def test_random_json() -> None:
-    """--json echoes board, size and seed."""
-    data = json.loads(ok("random", "--seed", "7", "--dice", "nl-4x4", "--json").stdout)
+    """--json carries board, size, seed and the resolved language and dice set, nothing on stderr."""
+    result = ok("random", "--seed", "7", "--dice", "nl-4x4", "--json")
+    data = json.loads(result.stdout)
+    assert result.stderr == ""
     assert data["seed"] == 7 and data["rows"] == 4 and data["cols"] == 4
+    assert (data["lang"], data["dice"], data["letters"]) == ("nl", "nl-4x4", None)
     assert data["board"] in ok("random", "--seed", "7", "--dice", "nl-4x4").stdout
+    by_lang = json.loads(ok("random", "--lang", "en", "--size", "5x5", "--seed", "3", "--json").stdout)
+    assert (by_lang["lang"], by_lang["dice"]) == ("en", "en-big-5x5-deluxe")
+
+
+def test_random_again_command_rolls_the_same_board() -> None:
+    """The printed `again:` command, run as printed, gives the same board (dice and letters modes)."""
+    for args in (["--lang", "en"], ["--lang", "nl", "--size", "3x7", "--letters", "uniform"]):
+        data = json.loads(ok("random", *args, "--json").stdout)
+        again = data["again"].split()[1:]  # drop the program name
+        assert json.loads(ok(*again, "--json").stdout)["board"] == data["board"]
 
 
 def test_random_without_seed_echoes_one() -> None:
-    """Without --seed a fresh seed is drawn and echoed, so the board can be rolled again."""
+    """Without --seed a fresh seed is drawn and printed, so the board can be rolled again."""
     first = ok("random", "--dice", "nl-4x4", "--json")
     seed = json.loads(first.stdout)["seed"]
-    assert f"seed: {seed}" in first.stderr
+    assert isinstance(seed, int) and first.stderr == ""
     again = json.loads(ok("random", "--dice", "nl-4x4", "--json", "--seed", str(seed)).stdout)
     assert again["board"] == json.loads(first.stdout)["board"]
 
@@ -337,7 +352,9 @@ def test_random_uniform_any_size() -> None:
     cells = [re.findall(r"\[[a-z]*\]|[a-z]", row) for row in rows]
     assert all(len(c) == 5 for c in cells)
     text = ok("random", "--size", "3x5", "--letters", "uniform", "--seed", "1").stdout
-    assert len([line for line in text.splitlines() if line.strip()]) == 4  # 3 grid rows + notation
+    grid = text.split("\n\n")[0].splitlines()
+    assert len(grid) == 3
+    assert "drew 3x5 letters from the faces of en-new-4x4, uniform over printed faces" in text
 
 
 # --- errors -----------------------------------------------------------------------------------
@@ -437,3 +454,112 @@ def test_no_board(built_store: Path) -> None:
 def test_bad_option_types_exit_2(args: list[str]) -> None:
     """Usage errors are Click's: exit 2."""
     assert invoke(*args).exit_code == 2
+
+
+# --- boards as people type them, and sharing them (issue 8) -------------------------------------
+
+
+def test_solve_rows_as_separate_arguments(built_store: Path) -> None:
+    """`solve pers latg sine ters` (no quotes) is the same board as `pers/latg/sine/ters`."""
+    out = ok("solve", *BOARD_ROWS, "--lexicon", "en-enable2k", "--store", built_store).stdout
+    assert f"score {BOARD_SCORE} from" in out
+
+
+@pytest.mark.parametrize("how", ["file", "file-dash", "dash"])
+def test_board_with_utf8_bom(built_store: Path, tmp_path: Path, how: str) -> None:
+    """A board saved with a UTF-8 BOM reads the same, from a file, `--file -` or `-`."""
+    text = "\ufeff" + (FIXTURES / "perslatgsineters.board").read_text(encoding="utf-8")
+    path = tmp_path / "bom.board"
+    path.write_text(text, encoding="utf-8")
+    args = {"file": ["--file", path], "file-dash": ["--file", "-"], "dash": ["-"]}[how]
+    out = ok("solve", *args, "--lexicon", "en-enable2k", "--store", built_store, input=text).stdout
+    assert f"score {BOARD_SCORE} from" in out
+
+
+def test_solve_output_names_board_language_and_dice(built_store: Path) -> None:
+    """Text output carries the board in notation (to paste back) and what it was played with."""
+    out = ok("solve", "PERS", "LATG", "SINE", "TERS", "--lexicon", "en-enable2k", "--store", built_store).stdout
+    assert "board pers/latg/sine/ters (4x4); language en; dice en-new-4x4" in out.splitlines()
+    data = json.loads(ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--json").stdout)
+    assert (data["board"], data["lang"], data["dice"]) == ("pers/latg/sine/ters", "en", "en-new-4x4")
+
+
+def test_solve_qu_board_round_trips(built_store: Path) -> None:
+    """The printed notation brackets long faces, so it reads back the same whatever q means."""
+    first = json.loads(ok("solve", "qbcdefghijklmnop", "--lexicon", "en", "--store", built_store, "--json").stdout)
+    assert first["board"].startswith("[qu]")
+    again = ok("solve", first["board"], "--lexicon", "en", "--bare-q", "q", "--store", built_store, "--json")
+    assert json.loads(again.stdout)["score"] == first["score"]
+
+
+def test_names_are_case_insensitive(built_store: Path) -> None:
+    """--lang NL, --dice NL-4x4 and --scoring Classic-4x4 are the lower-case names."""
+    lower = json.loads(ok("solve", "trap/kaas/oven/blij", "--lang", "nl", "--store", built_store, "--json").stdout)
+    upper = ok(
+        "solve",
+        "TRAP/KAAS/OVEN/BLIJ",
+        "--lang",
+        "NL",
+        "--dice",
+        "NL-4x4",
+        "--scoring",
+        "Classic-4x4",
+        "--store",
+        built_store,
+        "--json",
+    )
+    assert json.loads(upper.stdout)["score"] == lower["score"] > 0
+    assert re.search(r"^nl-4x4\s", ok("dice", "--lang", "NL").stdout, re.M)
+
+
+def test_zero_point_scoring_warns(built_store: Path) -> None:
+    """A table that gives admitted words 0 points works, with one Warning line on stderr."""
+    result = ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store, "--scoring", "big-5x5")
+    assert result.stderr.splitlines() == [
+        "Warning: scoring big-5x5 gives 0 points to 3-letter words, which min length 3 admits"
+    ]
+    assert "Warning" not in ok("solve", BOARD, "--lexicon", "en-enable2k", "--store", built_store).stderr
+
+
+def test_random_letters_lexicon_names_its_lexicon(built_store: Path) -> None:
+    """--letters lexicon says which lexicon weighted the faces, and its again command repeats the board."""
+    args = ["random", "--lang", "en", "--size", "6x6", "--letters", "lexicon", "--seed", "2", "--store", built_store]
+    data = json.loads(ok(*args, "--json").stdout)
+    assert (data["lexicon"], data["dice"], data["letters"], data["rows"]) == ("en", "en-superbig-6x6", "lexicon", 6)
+    assert "weighted by lexicon en" in ok(*args).stdout
+    assert json.loads(ok(*args, "--json").stdout)["board"] == data["board"]
+
+
+# --- lexicons: broken manifests are shown, never hidden or crashing ------------------------------
+
+
+def test_lexicons_shows_broken_manifests(enable2k_store: Path) -> None:
+    """A corrupt manifest, a wrong-typed field and a string format_version are listed with the reason."""
+    good = json.loads((enable2k_store / "en-enable2k.json").read_text(encoding="utf-8"))
+    for name, change in (("typed", {"word_count": "many"}), ("v1", {"format_version": "1"})):
+        (enable2k_store / f"{name}.json").write_text(json.dumps({**good, **change}), encoding="utf-8")
+        shutil.copy(enable2k_store / "en-enable2k.marisa", enable2k_store / f"{name}.marisa")
+    (enable2k_store / "corrupt.json").write_text('{"format": ', encoding="utf-8")
+    out = ok("lexicons", "--store", enable2k_store).stdout
+    assert re.search(r"^\s+corrupt\s+BROKEN\s+corrupt\.json: corrupt \(not valid JSON\)$", out, re.M)
+    assert re.search(r"^\s+typed\s+BROKEN\s+typed\.json: field 'word_count' is a string, not an integer$", out, re.M)
+    assert re.search(r"v1\.json: format_version is '1' \(a string\), this boggle-i18n reads 1$", out, re.M)
+    assert re.search(r"^\s+en-enable2k\s+en\s+173,402 words", out, re.M)
+    data = json.loads(ok("lexicons", "--store", enable2k_store, "--json").stdout)
+    assert [b["name"] for b in data["built"]] == ["en-enable2k"]
+    assert sorted(b["name"] for b in data["broken"]) == ["corrupt", "typed", "v1"]
+    line = assert_one_error_line(invoke("solve", BOARD, "--lexicon", "typed", "--store", enable2k_store))
+    assert "field 'word_count' is a string" in line
+
+
+def test_build_as_is_case_insensitive(store: Path) -> None:
+    """`--as Mine` stores `mine`, which `lexicons` lists and `--lexicon MINE` loads."""
+    ok("build-lexicon", "en-enable2k", "--source", MINI_EN, "--store", store, "--as", "Mine")
+    assert sorted(p.name for p in store.iterdir()) == ["mine.json", "mine.marisa"]
+    assert re.search(r"^\s+mine\s+en\s+6 words", ok("lexicons", "--store", store).stdout, re.M)
+    assert (
+        json.loads(ok("solve", "catx/dogx/xxxx/xxxx", "--lexicon", "MINE", "--store", store, "--json").stdout)[
+            "lexicon"
+        ]["name"]
+        == "mine"
+    )

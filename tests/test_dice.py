@@ -14,6 +14,7 @@ from boggle_i18n import api
 from boggle_i18n.board import Board, DiceSet, dice_sets, get_dice
 from boggle_i18n.errors import BoardError, DiceError
 from boggle_i18n.languages import languages
+from boggle_i18n.lexicon import Lexicon
 from boggle_i18n.scoring import get_scoring
 
 SHIPPED = sorted(p.name for p in (REPO / "lexicons" / "dice").glob("*.json"))
@@ -234,10 +235,68 @@ def test_roll_board_unknown_size_for_dice() -> None:
 
 
 def test_roll_board_dice_and_size_disagree() -> None:
-    with pytest.raises(BoardError, match="'en-classic-4x4' is 4x4, not 5x5"):
+    with pytest.raises(BoardError, match="board is 5x5 but dice set 'en-classic-4x4' is 4x4"):
         api.roll_board(dice="en-classic-4x4", size=(5, 5), seed=1)
 
 
 def test_roll_board_unknown_dice() -> None:
     with pytest.raises(DiceError):
         api.roll_board(dice="xx-4x4", seed=1)
+
+
+# --------------------------------------------------------------------------- letters modes (issue 8)
+
+
+def printed_share(ds: DiceSet) -> Counter:
+    """How many printed faces of the set show each face."""
+    return Counter(face.lower() for die in ds.dice for face in die if face)
+
+
+def test_letters_follow_the_dice_sets_size() -> None:
+    """--dice en-superbig-6x6 --letters uniform draws a 6x6 board from that set's faces."""
+    rolled = api.roll(dice="en-superbig-6x6", letters="uniform", seed=4)
+    assert rolled.board.size == (6, 6) and rolled.dice == "en-superbig-6x6" and rolled.letters == "uniform"
+    assert set(rolled.board.faces) <= get_dice("en-superbig-6x6").faces
+    assert api.roll(lang="en", size=(5, 5), letters="uniform", seed=4).dice == "en-big-5x5-deluxe"
+
+
+def test_uniform_is_uniform_over_printed_faces() -> None:
+    """`uniform` draws like picking any printed face: e (on many faces) far more often than qu (on one)."""
+    ds = get_dice("en-new-4x4")
+    printed = printed_share(ds)
+    board = api.roll(dice=ds.id, size=(64, 64), letters="uniform", seed=11).board
+    drawn = Counter(board.faces)
+    n = len(board.faces)
+    total = sum(printed.values())
+    for face in ("e", "t", "qu"):
+        expected = printed[face] / total
+        assert abs(drawn[face] / n - expected) < 0.012, (face, drawn[face] / n, expected)
+    assert drawn["e"] > 5 * drawn["qu"]
+
+
+def test_face_counts_count_multi_letter_faces_as_themselves() -> None:
+    """`th` counts occurrences of "th", not of "t"."""
+    lexicon = Lexicon.from_words(["the", "other", "tent", "in"])
+    assert api.face_counts(lexicon, ["t", "th", "in", "e", "er", "qu"]) == {
+        "t": 4,
+        "th": 2,
+        "in": 1,
+        "e": 3,
+        "er": 1,
+        "qu": 0,
+    }
+
+
+def test_lexicon_letters_weigh_two_letter_faces_by_their_own_frequency(enable1: Lexicon) -> None:
+    """On Super Big Boggle faces, er/in/an/th/he/qu come up as often as the lexicon has them: a few percent."""
+    ds = get_dice("en-superbig-6x6")
+    faces = sorted(ds.faces - {""})
+    counts = api.face_counts(enable1, faces)
+    board = api.roll(dice=ds.id, size=(64, 64), letters="lexicon", seed=5, lexicon=enable1).board
+    drawn = Counter(board.faces)
+    n = len(board.faces)
+    total = sum(counts.values())
+    multi = [f for f in faces if len(f) > 1]
+    assert multi and sum(drawn[f] for f in multi) / n < 0.12  # first-letter weighting gave 0.27 (ENABLE2K)
+    for face in ("e", "er", "th", "qu"):
+        assert abs(drawn[face] / n - counts[face] / total) < 0.012, face

@@ -11,7 +11,7 @@ import pytest
 from conftest import FIXTURES
 
 from boggle_i18n import BoggleI18nError, Lexicon, build_lexicon
-from boggle_i18n.errors import LexiconError, SourceError
+from boggle_i18n.errors import LexiconError, OutputError, SourceError
 from boggle_i18n.lexicon import built_lexicons
 
 MINI_EN = FIXTURES / "mini-en.txt"
@@ -106,7 +106,7 @@ def test_load_wrong_format_version(mini: Lexicon, store: Path) -> None:
     manifest = json.loads(path.read_text(encoding="utf-8"))
     manifest["format_version"] = 99
     path.write_text(json.dumps(manifest), encoding="utf-8")
-    with pytest.raises(LexiconError, match=r"format version 99.*rebuild"):
+    with pytest.raises(LexiconError, match=r"format_version is 99 \(a number\), this boggle-i18n reads 1.*rebuild"):
         Lexicon.load("en-enable2k", store)
 
 
@@ -190,7 +190,7 @@ def test_interrupted_write_leaves_no_temp_and_keeps_old(
 
     with monkeypatch.context() as patch:
         patch.setattr("boggle_i18n.storage.os.replace", boom)
-        with pytest.raises(OSError):
+        with pytest.raises(OutputError, match=r"cannot write .*en-enable2k\.marisa: No space left"):
             build_mini(store, source=other)
     assert {f: (store / f).read_bytes() for f in files(store)} == before
     assert list(Lexicon.load("en-enable2k", store)) == MINI_EN_WORDS

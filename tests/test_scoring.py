@@ -92,11 +92,33 @@ def test_empty_table_raises() -> None:
         parse_table(",")
 
 
-@pytest.mark.parametrize("name", ["classic", "Classic-4x4", "", "big5x5"])
+@pytest.mark.parametrize("name", ["classic", "", "big5x5"])
 def test_unknown_preset_raises_and_lists_known(name: str) -> None:
     with pytest.raises(ScoringError, match="unknown scoring preset") as info:
         get_scoring(name)
     assert "classic-4x4" in str(info.value)
+
+
+@pytest.mark.parametrize("name", ["Classic-4x4", "CLASSIC-4X4", " big-5x5 "])
+def test_preset_names_are_case_insensitive(name: str) -> None:
+    """`--scoring Classic-4x4` is the same preset as `classic-4x4`, like language and dice names."""
+    assert get_scoring(name) == get_scoring(name.strip().lower())
+
+
+@pytest.mark.parametrize("text", ["3:-1", "3:1,4:-2", "3:1,8:-11"])
+def test_negative_points_refused(text: str) -> None:
+    """A table may not take points away: `--scoring 3:-1` is an error naming the bad pair."""
+    with pytest.raises(ScoringError, match="cannot be negative"):
+        get_scoring(text)
+
+
+def test_zero_lengths_lists_lengths_worth_nothing() -> None:
+    """Lengths a minimum admits but the table scores 0 (for the warning `solve` prints)."""
+    big = get_scoring("big-5x5")
+    assert big.zero_lengths(3, 25) == [3]
+    assert big.zero_lengths(4, 25) == []
+    assert get_scoring("3:0,4:1").zero_lengths(3, 16) == [3]
+    assert get_scoring("5:1").zero_lengths(2, 16) == [2, 3, 4]
 
 
 def test_scoring_error_is_a_library_error() -> None:

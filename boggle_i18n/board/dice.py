@@ -94,7 +94,7 @@ def dice_sets() -> dict[str, DiceSet]:
 def get_dice(dice_id: str) -> DiceSet:
     """A dice set by id, with a clear error listing the known ids."""
     try:
-        return dice_sets()[dice_id]
+        return dice_sets()[dice_id.strip().lower()]  # case-insensitive, like language codes
     except KeyError:
         known = ", ".join(sorted(dice_sets()))
         raise DiceError(f"unknown dice set {dice_id!r} (known: {known})") from None

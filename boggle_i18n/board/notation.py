@@ -18,6 +18,7 @@ from ..errors import BoardError
 from .board import Board
 
 _BLANKS = {".", "[]"}
+BOM = "\ufeff"  # editors on Windows start UTF-8 files with it; it is not part of the board
 
 
 def _face(token: str, shorthands: Mapping[str, str]) -> str:
@@ -84,7 +85,7 @@ def parse_board(
 ) -> Board:
     """Parse compact notation, e.g. `perslatgsineters`, `abc/def/ghi` or `[qu]ab c[th]d`."""
     shorthands = shorthands or {}
-    text = unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFC", text).removeprefix(BOM)
     raw_rows = [r for r in text.replace("/", " ").split() if r]
     if not raw_rows:
         raise BoardError("empty board")
@@ -103,7 +104,7 @@ def parse_board_file(
     Lines starting with `#` are comments; `/` separates rows as in compact notation.
     """
     shorthands = shorthands or {}
-    text = unicodedata.normalize("NFC", text)
+    text = unicodedata.normalize("NFC", text).removeprefix(BOM)
     rows = []
     explicit = False
     for line in text.splitlines():

@@ -5,13 +5,16 @@ from __future__ import annotations
 import typer
 
 from .. import __version__
+from .errors import OneLineErrorGroup
 
 app = typer.Typer(
     name="boggle-i18n",
+    cls=OneLineErrorGroup,  # every user-caused error, usage errors included, is one `Error:` line
     help="Multilingual Boggle: build lexicons from raw word lists, roll and solve boards.",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
+    rich_markup_mode=None,  # plain help: rich markup would eat [qu] and [default: ...]
 )
 
 
@@ -28,7 +31,17 @@ def _main(
     """Multilingual Boggle: build lexicons from raw word lists, roll and solve boards."""
 
 
-from . import lexicon_cmds, paths_cmd, random_cmd, score_cmd, solve_cmd  # noqa: E402,F401  (commands register on import)
+# Commands register on import.
+from . import (  # noqa: E402,F401
+    lexicon_cmds,
+    paths_cmd,
+    random_cmd,
+    score_cmd,
+    solve_cmd,
+)
+from .help import use_plain_help  # noqa: E402
+
+use_plain_help(app)  # after every command is registered: usage `NAME`, not `{name}`; no `<str>` labels
 
 
 def main() -> None:

@@ -1,4 +1,4 @@
-"""What every command shares: one-line errors, output to stdout or a file, stderr notes."""
+"""What every command shares: one-line errors, output to stdout or a file, stderr notes and warnings."""
 
 from __future__ import annotations
 
@@ -11,8 +11,11 @@ from typing import Any, TypeVar
 
 import typer
 
+from ..api import load_lexicon
 from ..errors import BoggleI18nError
-from ..storage import atomic_write_text
+from ..lexicon.store import Lexicon
+from ..storage import STDOUT, write_output
+from .errors import os_error_message
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -24,7 +27,11 @@ def fail(message: str, code: int = 1) -> typer.Exit:
 
 
 def handle_errors(command: F) -> F:
-    """Turn library errors into one `Error:` line and exit 1, never a traceback."""
+    """Turn library errors into one `Error:` line and exit 1, never a traceback.
+
+    The top-level group (`cli.errors.OneLineErrorGroup`) does the same for every
+    command; this decorator keeps a command safe when it is run on its own.
+    """
 
     @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
@@ -33,8 +40,7 @@ def handle_errors(command: F) -> F:
         except BoggleI18nError as exc:
             raise fail(str(exc)) from None
         except OSError as exc:
-            where = f" {exc.filename}" if exc.filename else ""
-            raise fail(f"{exc.strerror or exc}{where}") from None
+            raise fail(os_error_message(exc)) from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
 
@@ -46,20 +52,46 @@ def note(message: str) -> None:
     typer.echo(message, err=True)
 
 
+def warn(message: str) -> None:
+    """A result that may not be what the user meant: one `Warning:` line on stderr."""
+    typer.echo(f"Warning: {message}", err=True)
+
+
 def building_note(name: str) -> None:
     """Said when a command has to build a lexicon before it can answer."""
     note(f"lexicon {name!r} is not built yet: building it first")
 
 
+def load_or_build(name: str, store: Path | None) -> Lexicon:
+    """Load lexicon `name`, building it first if needed, and say so on stderr.
+
+    The note comes once the build is under way (its first progress report, after
+    the source is found), so a build that cannot even start fails with its one
+    `Error:` line alone.
+    """
+    pending: list[str] = []
+
+    def progress(_message: str) -> None:
+        if pending:
+            building_note(pending.pop())
+
+    return load_lexicon(name, store, on_build=pending.append, progress=progress)
+
+
 def emit(text: str, output: Path | None = None) -> None:
-    """Write a result to stdout, or atomically to `output`."""
+    """Write a result to stdout (no `output`, or `-`), or safely to the file `output`.
+
+    A regular file is replaced atomically and keeps its mode (a new one gets the
+    umask); devices, pipes and `/dev/stdout` are written through; a symlink's
+    target is written (see `storage.write_file`).
+    """
     if not text.endswith("\n"):
         text += "\n"
-    if output is None:
+    if output is None or str(output) == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
     else:
-        atomic_write_text(output, text)
+        write_output(output, text)
         note(f"wrote {output}")
 
 
@@ -71,6 +103,17 @@ def to_json(data: Any) -> str:
 StoreOption = typer.Option(
     None,
     "--store",
+    metavar="DIR",
     help="Lexicon store folder [default: $BOGGLE_I18N_HOME or the user data folder].",
+    show_default=False,
+)
+
+OutputOption = typer.Option(
+    None,
+    "--output",
+    "-o",
+    metavar="FILE",
+    help="Write the result to FILE instead of stdout; - is stdout. A regular file is replaced atomically "
+    "(keeping its mode), a device, pipe or symlink target is written through.",
     show_default=False,
 )

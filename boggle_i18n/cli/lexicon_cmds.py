@@ -10,13 +10,13 @@ from typing import Any
 import typer
 
 from ..board.dice import dice_sets
-from ..languages import languages
+from ..languages import get_language, languages
 from ..lexicon.build import build_lexicon
-from ..lexicon.store import built_lexicons, lexicon_paths
+from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
 from . import app
-from .common import StoreOption, emit, handle_errors, note, to_json
+from .common import StoreOption, emit, to_json
 
 
 def _params(params: dict[str, Any]) -> str:
@@ -71,27 +71,41 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
 
 
 def _progress():  # type: ignore[no-untyped-def]
-    """A live status line on a terminal; plain stderr lines otherwise."""
+    """A live status line on a terminal; nothing otherwise (stderr stays for the one `Error:` line)."""
     if sys.stderr.isatty():
         from rich.console import Console
 
         status = Console(stderr=True).status("building...")
         return status, lambda msg: status.update(msg)
-    return nullcontext(), note
+    return nullcontext(), None
 
 
 @app.command("build-lexicon")
-@handle_errors
 def build_lexicon_cmd(
-    name: str = typer.Argument(..., help="Recipe name (see `boggle-i18n lexicons`) or path to a recipe .toml."),
+    name: str = typer.Argument(
+        ...,
+        metavar="RECIPE",
+        help="Recipe name (see `boggle-i18n lexicons`) or path to a recipe .toml.",
+        show_default=False,
+    ),
     source: Path | None = typer.Option(
-        None, "--source", help="Raw word list to use instead of the cache, system list or download."
+        None,
+        "--source",
+        metavar="FILE",
+        help="Raw word list to use instead of the cache, system list or download.",
+        show_default=False,
     ),
     store: Path | None = StoreOption,
     save_as: str | None = typer.Option(
-        None, "--as", help="Store the result under another name (e.g. for your own list)."
+        None,
+        "--as",
+        metavar="NAME",
+        help=f"Store the result under another name (e.g. for your own list); a name is {NAME_RULE}.",
+        show_default=False,
     ),
-    encoding: str | None = typer.Option(None, "--encoding", help="Override the recipe's source encoding."),
+    encoding: str | None = typer.Option(
+        None, "--encoding", metavar="CODEC", help="Override the recipe's source encoding.", show_default=False
+    ),
     no_download: bool = typer.Option(
         False, "--no-download", help="Never download; use --source, the cache or a system list."
     ),
@@ -113,15 +127,43 @@ def build_lexicon_cmd(
     emit(to_json(lexicon.manifest) if json_out else build_summary(lexicon.manifest, trie_path))
 
 
+def _entry_json(entry: StoreEntry) -> dict[str, Any]:
+    """A built lexicon (or a broken manifest, with its problem) as `lexicons --json` shows it."""
+    m = entry.manifest
+    if m is None:
+        return {"name": entry.name, "path": str(entry.path), "problem": entry.problem}
+    return {
+        "name": entry.name,
+        "language": m["language"],
+        "word_count": m["word_count"],
+        "source": m["source"],
+        "built_at": m["built_at"],
+        "recipe_sha256": m["recipe_sha256"],
+    }
+
+
+def _entry_line(entry: StoreEntry, width: int) -> str:
+    """One line of `lexicons`: a built lexicon, or a manifest that cannot be used and why."""
+    m = entry.manifest
+    if m is None:
+        return f"  {entry.name.ljust(width)}  BROKEN  {entry.path.name}: {entry.problem}"
+    src = m["source"]
+    version = f" {src['version']}" if src.get("version") else ""
+    return (
+        f"  {entry.name.ljust(width)}  {m['language']}  {m['word_count']:>9,} words  "
+        f"{src['name']}{version} [{src['kind']}]  built {m['built_at']}"
+    )
+
+
 @app.command("lexicons")
-@handle_errors
 def lexicons_cmd(
     store: Path | None = StoreOption,
     json_out: bool = typer.Option(False, "--json", help="Print recipes and built lexicons as JSON."),
 ) -> None:
-    """List the shipped recipes and the lexicons built in the store."""
+    """List the shipped recipes and the lexicons built in the store (broken manifests too, with why)."""
     recipes = [load_recipe(n) for n in recipe_names()]
-    built = built_lexicons(store)
+    entries = scan_store(store)
+    built = {e.name for e in entries if e.manifest is not None}
     if json_out:
         emit(
             to_json(
@@ -138,48 +180,35 @@ def lexicons_cmd(
                         }
                         for r in recipes
                     ],
-                    "built": [
-                        {
-                            "name": n,
-                            "language": m.get("language"),
-                            "word_count": m.get("word_count"),
-                            "source": m.get("source"),
-                            "built_at": m.get("built_at"),
-                            "recipe_sha256": m.get("recipe_sha256"),
-                        }
-                        for n, m in built.items()
-                    ],
+                    "built": [_entry_json(e) for e in entries if e.manifest is not None],
+                    "broken": [_entry_json(e) for e in entries if e.manifest is None],
                 }
             )
         )
         return
-    width = max(len(r.name) for r in recipes)
+    width = max([len(r.name) for r in recipes] + [len(e.name) for e in entries])
     lines = ["Recipes (boggle-i18n build-lexicon NAME):"]
     for r in recipes:
         mark = "built" if r.name in built else "     "
         lines.append(f"  {r.name.ljust(width)}  {r.language}  {mark}  {r.description}")
     lines.append("")
     lines.append(f"Built lexicons in {store_dir(store)}:")
-    if not built:
+    if not entries:
         lines.append("  (none yet)")
-    for n, m in built.items():
-        src = m.get("source", {})
-        version = f" {src.get('version')}" if src.get("version") else ""
-        lines.append(
-            f"  {n.ljust(width)}  {m.get('language')}  {m.get('word_count', 0):>9,} words  "
-            f"{src.get('name')}{version} [{src.get('kind')}]  built {m.get('built_at')}"
-        )
+    lines += [_entry_line(e, width) for e in entries]
     emit("\n".join(lines))
 
 
 @app.command("dice")
-@handle_errors
 def dice_cmd(
-    lang: str | None = typer.Option(None, "--lang", help="Only the dice sets of this language."),
+    lang: str | None = typer.Option(
+        None, "--lang", metavar="CODE", help="Only the dice sets of this language.", show_default=False
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print the dice sets as JSON."),
 ) -> None:
     """List the dice sets (editions) and languages that ship with boggle-i18n."""
-    sets = [d for d in dice_sets().values() if lang is None or d.language == lang]
+    code = get_language(lang).code if lang is not None else None  # an unknown code is an error, not an empty list
+    sets = [d for d in dice_sets().values() if code is None or d.language == code]
     if json_out:
         emit(
             to_json(

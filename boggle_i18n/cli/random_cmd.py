@@ -6,52 +6,84 @@ from pathlib import Path
 
 import typer
 
-from ..api import load_lexicon, roll_board
-from ..board.dice import get_dice
+from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
-from ..errors import BoggleI18nError
-from ..languages import get_language
+from ..errors import BoardError
+from ..selection import select
 from . import app
-from .common import StoreOption, building_note, emit, handle_errors, note, to_json
+from .common import OutputOption, StoreOption, emit, load_or_build, to_json
+
+
+def again(rolled: RolledBoard) -> str:
+    """The command that rolls the same board again."""
+    parts = ["boggle-i18n random", f"--lang {rolled.language}"]
+    if rolled.dice:
+        parts.append(f"--dice {rolled.dice}")
+    if rolled.letters:
+        parts += [f"--size {rolled.board.rows}x{rolled.board.cols}", f"--letters {rolled.letters}"]
+    parts.append(f"--seed {rolled.seed}")
+    return " ".join(parts)
+
+
+def describe(rolled: RolledBoard) -> str:
+    """One line naming how the board was made."""
+    shape = f"{rolled.board.rows}x{rolled.board.cols}"
+    if rolled.letters is None:
+        how = f"rolled dice set {rolled.dice}"
+    else:
+        source = f"the faces of {rolled.dice}" if rolled.dice else "the lexicon's alphabet"
+        weight = f", weighted by lexicon {rolled.lexicon}" if rolled.lexicon else ", uniform over printed faces"
+        how = f"drew {shape} letters from {source}{weight}"
+    return f"{how} (language {rolled.language}), seed {rolled.seed}"
 
 
 @app.command("random")
-@handle_errors
 def random_cmd(
-    dice: str | None = typer.Option(None, "--dice", help="Dice set to roll (see `boggle-i18n dice`)."),
-    lang: str | None = typer.Option(None, "--lang", "-l", help="Language whose dice or letters to use [default: en]."),
-    size: str | None = typer.Option(None, "--size", help="Board size RxC, e.g. 5x5 or 3x7."),
-    letters: str | None = typer.Option(
-        None, "--letters", help="uniform, or lexicon (weighted by a built lexicon's letter counts)."
+    dice: str | None = typer.Option(
+        None, "--dice", metavar="SET", help="Dice set to roll (see `boggle-i18n dice`).", show_default=False
     ),
-    seed: int | None = typer.Option(None, "--seed", help="Random seed; the seed used is always echoed."),
-    json_out: bool = typer.Option(False, "--json", help="Print board, notation and seed as JSON."),
+    lang: str | None = typer.Option(
+        None,
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help="Language whose dice or letters to use [default: the dice set's, or en].",
+        show_default=False,
+    ),
+    size: str | None = typer.Option(
+        None,
+        "--size",
+        metavar="RxC",
+        help="Board size, e.g. 5x5 or 3x7 [default: the dice set's].",
+        show_default=False,
+    ),
+    letters: str | None = typer.Option(
+        None,
+        "--letters",
+        metavar="uniform|lexicon",
+        help="Draw each cell on its own instead of rolling dice, for any size: uniform over the dice set's "
+        "printed faces, or each face weighted by how often it occurs in the language's lexicon.",
+        show_default=False,
+    ),
+    seed: int | None = typer.Option(
+        None, "--seed", metavar="N", help="Random seed [default: a fresh one, always printed].", show_default=False
+    ),
+    json_out: bool = typer.Option(False, "--json", help="Print board, size, seed, language, dice and mode as JSON."),
+    output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:
     """Roll a random board: dice shuffled to cells, one face up (or letters drawn per cell)."""
     shape = parse_size(size) if size else None
-    counts = None
-    if letters == "lexicon":
-        language = get_language(lang or (get_dice(dice).language if dice else "en"))
-        if language.lexicon is None:
-            raise BoggleI18nError(f"language {language.code!r} has no lexicon to weigh letters: use --letters uniform")
-        lexicon = load_lexicon(language.lexicon, store, on_build=building_note)
-        counts = lexicon.manifest.get("letter_counts")
-    board, used_seed = roll_board(dice=dice, lang=lang, size=shape, letters=letters, seed=seed, letter_counts=counts)
-    note(f"seed: {used_seed}")
+    mode = letters.strip().lower() if letters is not None else None
+    if mode is not None and mode not in LETTER_MODES:
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+    lexicon = None
+    if mode == "lexicon":
+        chosen = select(lang=lang, dice=dice, store=store)
+        lexicon = load_or_build(chosen.require_lexicon(), store)
+    rolled = roll(dice=dice, lang=lang, size=shape, letters=mode, seed=seed, lexicon=lexicon)
     if json_out:
-        emit(
-            to_json(
-                {
-                    "board": board.notation(),
-                    "rows": board.rows,
-                    "cols": board.cols,
-                    "seed": used_seed,
-                    "dice": dice,
-                    "lang": lang,
-                    "letters": letters,
-                }
-            )
-        )
+        emit(to_json({**rolled.to_dict(), "again": again(rolled)}), output)
     else:
-        emit(f"{board.grid()}\n\n{board.notation()}  (seed {used_seed})")
+        board = rolled.board
+        emit(f"{board.grid()}\n\n{board.notation()}\n{describe(rolled)}\nagain: {again(rolled)}", output)

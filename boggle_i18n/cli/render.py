@@ -26,15 +26,18 @@ def draw_path(board: Board, word: FoundWord) -> str:
     return "\n".join(line.rstrip() for line in lines)
 
 
-def render_result(result: SolveResult, paths: bool = False) -> str:
-    """Everything `solve` prints without --json."""
+def render_result(result: SolveResult, paths: bool = False, lang: str | None = None, dice: str | None = None) -> str:
+    """Everything `solve` prints without --json; the board line is notation to paste back into `solve`."""
     width = min(shutil.get_terminal_size((100, 24)).columns, 120)
     rules = result.rules
     info = result.lexicon_info
     count = f" ({info['word_count']:,} words)" if "word_count" in info else ""
+    board = result.board
+    played = "".join(f"; {k} {v}" for k, v in (("language", lang), ("dice", dice)) if v)
     out = [
-        result.board.grid(),
+        board.grid(),
         "",
+        f"board {board.notation()} ({board.rows}x{board.cols}){played}",
         f"lexicon {result.lexicon}{count}; min {rules.min_length} letters; "
         f"scoring {rules.scoring.name} ({rules.scoring.describe()}); "
         f"diagonals {'on' if rules.diagonals else 'off'}",

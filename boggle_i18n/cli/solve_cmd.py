@@ -2,95 +2,151 @@
 
 from __future__ import annotations
 
-import json
-import sys
 from pathlib import Path
 
 import typer
 
-from ..api import load_lexicon, parse_board, rules_for, solve
-from ..board.dice import get_dice
-from ..board.notation import parse_size
-from ..errors import BoggleI18nError
-from ..languages import get_language
-from ..lexicon.store import lexicon_paths
-from ..pipeline.recipe import load_recipe
+from ..api import solve
+from ..board.notation import parse_board, parse_board_file, parse_size
+from ..errors import BoardError
+from ..selection import Selection, select
 from . import app
-from .common import StoreOption, building_note, emit, handle_errors, to_json
+from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
 from .render import render_result
 
+STDIN = "-"
 
-def read_board_text(board: str | None, board_file: Path | None) -> tuple[str, bool]:
-    """The board text and whether it is in file notation (from --file or stdin)."""
+
+def _stdin_text() -> str:
+    """The board from stdin, as UTF-8 (a BOM is dropped by the parser)."""
+    return typer.get_binary_stream("stdin").read().decode("utf-8", errors="strict")
+
+
+def read_board_text(board: list[str] | None, board_file: Path | None) -> tuple[str, bool]:
+    """The board text and whether it is in file notation (from --file, or `-` for stdin).
+
+    Rows given as separate arguments (`solve abcd efgh ijkl mnop`) are one board.
+    """
+    board = board or []
     if board_file is not None:
+        if board:
+            raise BoardError("give the board as an argument or with --file, not both")
+        if str(board_file) == STDIN:
+            return _stdin_text(), True
+        data = board_file.read_bytes()
         try:
-            return board_file.read_text(encoding="utf-8"), True
+            return data.decode("utf-8"), True
         except UnicodeDecodeError:
-            raise BoggleI18nError(f"board file {board_file} is not UTF-8 text") from None
-    if board is None:
-        raise BoggleI18nError(
-            "give a board (e.g. perslatgsineters or abcd/efgh/ijkl/mnop), --file FILE, or - for stdin"
-        )
-    if board == "-":
-        return sys.stdin.read(), True
-    return board, False
+            raise BoardError(f"board file {board_file} is not UTF-8 text") from None
+    if not board:
+        raise BoardError("give a board (e.g. perslatgsineters or abcd/efgh/ijkl/mnop), --file FILE, or - for stdin")
+    if board == [STDIN]:
+        return _stdin_text(), True
+    return " ".join(board), False
 
 
 @app.command("solve")
-@handle_errors
 def solve_cmd(
-    board: str | None = typer.Argument(
-        None, help="Board: rows split by '/' or spaces, [qu] for long faces, [] or . for blanks; - reads stdin."
+    board: list[str] | None = typer.Argument(
+        None,
+        metavar="BOARD",
+        help="Board: rows split by '/' or spaces (or given as separate arguments), [qu] for a multi-letter face, "
+        "[] or . for a blank; - reads stdin.",
+        show_default=False,
     ),
     board_file: Path | None = typer.Option(
-        None, "--file", "-f", help="Read the board from a file: one row per line, faces split by spaces."
+        None,
+        "--file",
+        "-f",
+        metavar="FILE",
+        help="Read the board from FILE (- for stdin): one row per line, faces split by spaces.",
+        show_default=False,
     ),
     lang: str | None = typer.Option(
-        None, "--lang", "-l", help="Language: its default lexicon, dice and rules [default: the lexicon's, or en]."
+        None,
+        "--lang",
+        "-l",
+        metavar="CODE",
+        help="Language: its default lexicon, dice and rules [default: the lexicon's, or en].",
+        show_default=False,
     ),
     lexicon_name: str | None = typer.Option(
-        None, "--lexicon", help="Lexicon to use (a built name or recipe) instead of the language's."
+        None,
+        "--lexicon",
+        metavar="NAME",
+        help="Lexicon to use (a built name, a recipe name or .toml path) instead of the language's.",
+        show_default=False,
     ),
-    dice: str | None = typer.Option(None, "--dice", help="Dice set whose rules apply (min length, scoring, q = qu)."),
-    size: str | None = typer.Option(None, "--size", help="Shape of an unseparated board string, e.g. 3x5."),
+    dice: str | None = typer.Option(
+        None,
+        "--dice",
+        metavar="SET",
+        help="Dice set whose rules apply (min length, scoring, q = qu).",
+        show_default=False,
+    ),
+    size: str | None = typer.Option(
+        None, "--size", metavar="RxC", help="Shape of an unseparated board string, e.g. 3x5.", show_default=False
+    ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts (letters)."),
+    min_length: int | None = typer.Option(
+        None,
+        "--min-length",
+        min=1,
+        metavar="N",
+        help="Shortest word that counts, in letters [default: the dice set's].",
+        show_default=False,
+    ),
     scoring: str | None = typer.Option(
         None,
         "--scoring",
-        help="Scoring preset (classic-4x4, big-5x5, superbig-6x6, ...) or a table like 3:1,4:1,5:2,6:3,7:5,8:11.",
+        metavar="TABLE",
+        help="Scoring preset (classic-4x4, big-5x5, superbig-6x6, ...) or a table like 3:1,4:1,5:2,6:3,7:5,8:11 "
+        "[default: the dice set's].",
+        show_default=False,
     ),
-    bare_q: str | None = typer.Option(None, "--bare-q", help="What a lone q means: qu or q [default: from the dice]."),
+    bare_q: str | None = typer.Option(
+        None, "--bare-q", metavar="qu|q", help="What a lone q means [default: from the dice].", show_default=False
+    ),
     paths: bool = typer.Option(False, "--paths", help="Draw each word's path on the grid."),
     json_out: bool = typer.Option(
-        False, "--json", help="Print one JSON object (board, lexicon, score, words with paths)."
+        False, "--json", help="Print one JSON object (board, lang, dice, lexicon, rules, score, words with paths)."
     ),
-    output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the result to this file (atomically) instead of stdout."
-    ),
+    output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:
     """Solve a board: every word, its points and its path, and the total score."""
     text, file_format = read_board_text(board, board_file)
-    if lang is None and dice is not None:
-        lang = get_dice(dice).language
-    name = lexicon_name or get_language(lang or "en").lexicon
-    if name is None:
-        raise BoggleI18nError(f"language {lang!r} has no default lexicon yet: pass --lexicon NAME or a recipe .toml")
-    lang = lang or lexicon_language(name, store)
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon_name,
+        dice=dice,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=not no_diagonals,
+        bare_q=bare_q,
+        store=store,
+    )
     # Parse first: a typo in the board should not wait for a lexicon build.
     shape = parse_size(size) if size else None
-    parsed = parse_board(text, lang=lang, dice=dice, size=shape, bare_q=bare_q, file_format=file_format)
-    rules = rules_for(parsed, lang=lang, dice=dice, min_length=min_length, scoring=scoring, diagonals=not no_diagonals)
-    lexicon = load_lexicon(name, store, on_build=building_note)
-    result = solve(parsed, lexicon, rules)
-    emit(to_json(result.to_dict()) if json_out else render_result(result, paths=paths), output)
+    parsed = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, shape)
+    chosen = chosen.for_size(parsed.size)
+    name = chosen.require_lexicon()
+    for message in chosen.warnings:
+        warn(message)
+    lexicon = load_or_build(name, store)
+    result = solve(parsed, lexicon, chosen.rules)
+    if json_out:
+        data = result.to_dict()
+        data = {**{k: data[k] for k in ("board", "rows", "cols")}, **_choice(chosen), **data}
+        emit(to_json(data), output)
+    else:
+        emit(render_result(result, paths=paths, lang=chosen.language.code, dice=_dice_id(chosen)), output)
 
 
-def lexicon_language(name: str, store: Path | None) -> str:
-    """The language of a lexicon: from its manifest if built, else from its recipe."""
-    _, manifest_path = lexicon_paths(name, store)
-    try:
-        return str(json.loads(manifest_path.read_text(encoding="utf-8"))["language"])
-    except (OSError, ValueError, KeyError, TypeError):
-        return load_recipe(name).language  # not built (or unreadable: loading will say so)
+def _dice_id(chosen: Selection) -> str | None:
+    return chosen.dice.id if chosen.dice else None
+
+
+def _choice(chosen: Selection) -> dict[str, str | None]:
+    """The language and dice set a result was played with, for its JSON."""
+    return {"lang": chosen.language.code, "dice": _dice_id(chosen)}

@@ -23,8 +23,8 @@ from ..pipeline.runner import run_stages
 from ..pipeline.sources import ResolvedSource, decode, resolve_source
 from ..pipeline.stages import StageContext
 from ..resources import data_dir
-from ..storage import atomic_write_bytes, atomic_write_text
-from .store import FORMAT, FORMAT_VERSION, Lexicon, lexicon_paths
+from ..storage import atomic_write_bytes, atomic_write_text, check_writable_dir, store_dir
+from .store import FORMAT, FORMAT_VERSION, Lexicon, check_lexicon_name, lexicon_name, lexicon_paths
 
 Progress = Callable[[str], None]
 
@@ -85,8 +85,11 @@ def build_lexicon(
     started = time.perf_counter()
     say = progress or (lambda _msg: None)
     recipe = load_recipe(name)
-    if save_as:
-        recipe = recipe.renamed(save_as)
+    if save_as is not None:
+        recipe = recipe.renamed(lexicon_name(save_as))
+    check_lexicon_name(recipe.name, f"lexicon name in recipe {name}")
+    # Before any download or stage: a store that cannot take the result is reported first.
+    check_writable_dir(store_dir(store), "lexicon store")
     language = get_language(recipe.language)
     ctx = StageContext(
         vowels=language.vowels,
@@ -126,14 +129,17 @@ def ensure_lexicon(
 
     `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
     """
+    if name.endswith(".marisa"):
+        return Lexicon.load(name)  # a trie file by path: nothing to build
     recipe = load_recipe(name) if name.endswith(".toml") else None
-    name_in_store = recipe.name if recipe else name
+    name_in_store = recipe.name if recipe else lexicon_name(name)
     _, manifest_path = lexicon_paths(name_in_store, store)
-    missing = not manifest_path.is_file() and not name.endswith(".marisa")
+    missing = not manifest_path.is_file()
     if missing or (recipe is not None and _recipe_changed(manifest_path, recipe)):
+        check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
             on_build(name_in_store)
-        return build_lexicon(name, store=store, progress=progress)
+        return build_lexicon(name if recipe else name_in_store, store=store, progress=progress)
     return Lexicon.load(name_in_store, store)
 
 

@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -22,11 +24,85 @@ from ..storage import store_dir
 FORMAT = "boggle-i18n-lexicon"
 FORMAT_VERSION = 1
 
+# A lexicon name becomes two file names in the store, so it is one safe pattern, checked
+# wherever a name enters (--as, --lexicon, a recipe's `name`): no path separators, no dots,
+# no leading '-', never empty.
+NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+NAME_RULE = "1-64 characters from a-z, 0-9, '-' and '_', starting with a letter or digit"
+
+# Manifest fields that commands read, with the JSON types they must have.
+_FIELDS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "language": (str,),
+    "word_count": (int,),
+    "trie_sha256": (str,),
+    "source": (dict,),
+    "built_at": (str,),
+    "recipe_sha256": (str,),
+    "alphabet": (str,),
+    "letter_counts": (dict,),
+}
+_SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
+    "name": (str,),
+    "kind": (str,),
+    "path": (str,),
+    "sha256": (str,),
+    "version": (str, type(None)),
+}
+
+
+def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
+    """Return `name` if it is a valid lexicon name, else raise one clear error."""
+    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        raise LexiconError(f"bad {where} {name!r}: a lexicon name is {NAME_RULE}")
+    return name
+
+
+def lexicon_name(text: str) -> str:
+    """A lexicon name as a user typed it (`--as`, `--lexicon`): case-insensitive, then checked."""
+    return check_lexicon_name(text.lower() if isinstance(text, str) else text)
+
 
 def lexicon_paths(name: str, store: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
-    """(trie path, manifest path) of lexicon `name` in the store."""
+    """(trie path, manifest path) of lexicon `name` in the store; the name is checked first."""
+    name = lexicon_name(name)
     root = store_dir(store)
     return root / f"{name}.marisa", root / f"{name}.json"
+
+
+def manifest_problem(manifest: Any) -> str | None:
+    """Why a parsed manifest cannot be used (wrong format, version or field types), or None."""
+    if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
+        return "not a boggle-i18n lexicon manifest"
+    version = manifest.get("format_version")
+    if type(version) is not int or version != FORMAT_VERSION:
+        return f"format_version is {version!r} ({_json_type(version)}), this boggle-i18n reads {FORMAT_VERSION!r}"
+    for key, types in _FIELDS.items():
+        if key not in manifest:
+            return f"field {key!r} is missing"
+        if not _typed(manifest[key], types):
+            return f"field {key!r} is {_json_type(manifest[key])}, not {_json_type_name(types)}"
+    for key, types in _SOURCE_FIELDS.items():
+        value = manifest["source"].get(key)
+        if not _typed(value, types):
+            return f"field 'source.{key}' is {_json_type(value)}, not {_json_type_name(types)}"
+    return None
+
+
+def _typed(value: Any, types: tuple[type, ...]) -> bool:
+    if isinstance(value, bool):  # JSON true/false is not a number
+        return bool in types
+    return isinstance(value, types)
+
+
+def _json_type(value: Any) -> str:
+    names = {bool: "a boolean", int: "a number", float: "a number", str: "a string", list: "a list", dict: "an object"}
+    return names.get(type(value), "null")
+
+
+def _json_type_name(types: tuple[type, ...]) -> str:
+    names = {int: "an integer", str: "a string", dict: "an object", type(None): "null"}
+    return " or ".join(names.get(t, t.__name__) for t in types)
 
 
 class Lexicon:
@@ -74,13 +150,9 @@ class Lexicon:
             raise LexiconError(
                 f"manifest {manifest_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
             ) from None
-        if not isinstance(manifest, dict) or manifest.get("format") != FORMAT:
-            raise LexiconError(f"{manifest_path} is not a boggle-i18n lexicon manifest")
-        if manifest.get("format_version") != FORMAT_VERSION:
-            raise LexiconError(
-                f"lexicon {name!r} has format version {manifest.get('format_version')}, this boggle-i18n reads "
-                f"{FORMAT_VERSION}; rebuild it with: boggle-i18n build-lexicon {name}"
-            )
+        problem = manifest_problem(manifest)
+        if problem is not None:
+            raise LexiconError(f"manifest {manifest_path}: {problem}; rebuild with: boggle-i18n build-lexicon {name}")
         try:
             data = trie_path.read_bytes()
         except FileNotFoundError:
@@ -134,16 +206,40 @@ class Lexicon:
         return self._trie.tobytes()
 
 
-def built_lexicons(store: str | os.PathLike[str] | None = None) -> dict[str, dict[str, Any]]:
-    """Manifests of every lexicon in the store, by name (unreadable ones are skipped)."""
+@dataclass(frozen=True)
+class StoreEntry:
+    """One `*.json` in the store: its manifest if usable, else the problem that stops it being used."""
+
+    name: str
+    path: Path
+    manifest: dict[str, Any] | None
+    problem: str | None = None
+
+
+def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
+    """Every manifest in the store, good or bad, so a listing can show the broken ones too."""
     root = store_dir(store)
-    out = {}
-    if root.is_dir():
-        for path in sorted(root.glob("*.json")):
-            try:
-                manifest = json.loads(path.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                continue
-            if isinstance(manifest, dict) and manifest.get("format") == FORMAT:
-                out[path.stem] = manifest
+    out: list[StoreEntry] = []
+    if root.exists() and not root.is_dir():
+        raise LexiconError(f"lexicon store {root} is not a folder")
+    if not root.is_dir():
+        return out
+    for path in sorted(root.glob("*.json")):
+        try:
+            manifest = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            out.append(StoreEntry(path.stem, path, None, f"unreadable ({exc.strerror or exc})"))
+            continue
+        except ValueError:
+            out.append(StoreEntry(path.stem, path, None, "corrupt (not valid JSON)"))
+            continue
+        problem = manifest_problem(manifest)
+        if problem is None and not path.with_suffix(".marisa").is_file():
+            problem = "its trie file is missing"
+        out.append(StoreEntry(path.stem, path, manifest if problem is None else None, problem))
     return out
+
+
+def built_lexicons(store: str | os.PathLike[str] | None = None) -> dict[str, dict[str, Any]]:
+    """Usable manifests of every lexicon in the store, by name (see `scan_store` for the broken ones)."""
+    return {e.name: e.manifest for e in scan_store(store) if e.manifest is not None}

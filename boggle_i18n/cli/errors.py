@@ -1,0 +1,92 @@
+"""One `Error:` line for every error a user can cause, whichever layer notices it.
+
+Click (inside Typer) reports usage errors (`--min-length 0`, a missing argument,
+an unknown option) itself, as a usage block or a boxed panel. This group runs the
+command line with Click's own error printing off and prints every error the same
+way instead: `Error: <message>` on stderr, exit 2 for usage errors, 1 for the
+rest (the library's `BoggleI18nError`s, unreadable or unwritable files), 130 on
+Ctrl-C. New commands get this without doing anything.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import sys
+from collections.abc import Sequence
+from typing import Any, NoReturn
+
+import typer
+from typer.core import TyperGroup
+
+from ..errors import BoggleI18nError
+
+
+def _base(name: str) -> type[Exception]:
+    """Click's exception class `name`, found from the one Typer re-exports (Typer may vendor Click)."""
+    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
+
+
+ClickException = _base("ClickException")
+UsageError = _base("UsageError")
+
+
+def one_line(text: str) -> str:
+    """Collapse a message onto one line (Click's may hold newlines)."""
+    return " ".join(text.split())
+
+
+def exit_with_error(message: str, code: int = 1) -> NoReturn:
+    """Print `Error: message` on stderr and exit with `code`."""
+    typer.echo(f"Error: {one_line(message)}", err=True)
+    sys.exit(code)
+
+
+def os_error_message(exc: OSError) -> str:
+    """`Permission denied: /path`, naming the file the error is about."""
+    reason = exc.strerror or str(exc)
+    return f"{reason}: {exc.filename}" if exc.filename else reason
+
+
+class OneLineErrorGroup(TyperGroup):
+    """The top-level group: runs Click without its error printing, and prints each error as one line."""
+
+    def main(  # type: ignore[override]
+        self,
+        args: Sequence[str] | None = None,
+        prog_name: str | None = None,
+        complete_var: str | None = None,
+        standalone_mode: bool = True,
+        **extra: Any,
+    ) -> Any:
+        if not standalone_mode:  # a caller that handles errors itself
+            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        try:
+            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
+        except ClickException as exc:
+            ctx = getattr(exc, "ctx", None)
+            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # bare `boggle-i18n`: show the help
+                typer.echo(ctx.get_help())
+                sys.exit(0)
+            exit_with_error(exc.format_message(), exc.exit_code)  # type: ignore[attr-defined]
+        except BoggleI18nError as exc:
+            exit_with_error(str(exc))
+        except OSError as exc:
+            if exc.errno == errno.EPIPE:  # `boggle-i18n dice | head -1`: the reader left, nothing to say
+                _silence_stdout()
+                sys.exit(1)
+            exit_with_error(os_error_message(exc))
+        except (KeyboardInterrupt, typer.Abort):
+            exit_with_error("interrupted", 130)
+        except EOFError:
+            exit_with_error("end of input", 1)
+        sys.exit(code if isinstance(code, int) else 0)
+
+
+def _silence_stdout() -> None:
+    """After a broken pipe, point stdout at /dev/null so Python's exit flush does not complain."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass

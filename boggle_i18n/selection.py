@@ -1,0 +1,195 @@
+"""Choosing the language, dice set, lexicon and rules from what a caller gave: one function for all.
+
+`select()` is what `solve`, `random`, `compare` and a web page call, so that the
+same options mean the same thing everywhere. Precedence:
+
+- language: `lang`, else the dice set's language, else the lexicon's (its manifest
+  if built, else its recipe), else English;
+- lexicon: `lexicon` (a store name, a recipe `.toml` path or a `.marisa` path),
+  else the language's default recipe (None if it has none yet);
+- dice set: `dice`, else the language's dice set of the board's size (None if it
+  has none of that size);
+- rules: `min_length` / `scoring` as given, else the dice set's, else the language's;
+- shorthands (what a bare `q` means): `bare_q`, else the dice set's, else the language's.
+
+Names are case-insensitive (`--lang NL`, `--dice NL-4x4`); lexicon names are checked
+against the one safe pattern before they come near a path.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+from typing import Any
+
+from .board.dice import DiceSet, get_dice
+from .errors import BoardError, LexiconError
+from .languages import Language, get_language
+from .lexicon.store import lexicon_name, lexicon_paths
+from .scoring import Scoring, get_scoring
+from .solver.base import Rules
+
+BARE_Q: dict[str, dict[str, str]] = {"qu": {"q": "qu"}, "q": {}}
+Size = tuple[int, int]
+
+
+@dataclass(frozen=True)
+class Selection:
+    """What a board is played with: language, dice set, lexicon, rules, and warnings about them.
+
+    `size` is the board's (rows, cols): the one asked for, else the dice set's, else
+    None (a language without dice). `lexicon` is what `load_lexicon` takes, or None
+    when the language has no lexicon recipe yet (`require_lexicon()` says so).
+    """
+
+    language: Language
+    dice: DiceSet | None
+    lexicon: str | None
+    rules: Rules
+    size: Size | None
+    shorthands: Mapping[str, str]
+    warnings: tuple[str, ...] = ()
+    # What the caller fixed, so `for_size` can re-derive the rest for another board size.
+    _given: tuple[DiceSet | None, int | None, Scoring | None] = field(default=(None, None, None), repr=False)
+
+    def require_lexicon(self) -> str:
+        """The lexicon to load, or one clear error if the language has none."""
+        if self.lexicon is None:
+            raise LexiconError(
+                f"language {self.language.code!r} has no default lexicon yet: pass --lexicon NAME or a recipe .toml"
+            )
+        return self.lexicon
+
+    def for_size(self, size: Size) -> Selection:
+        """The same choices for a board of `size` (the dice set and rules may change with it)."""
+        dice, min_length, scoring = self._given
+        ds, rules, warnings = _rules(self.language, dice, size, min_length, scoring, self.rules.diagonals)
+        return replace(self, dice=ds, rules=rules, size=size, warnings=warnings)
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: enough to make the same choice again."""
+        return {
+            "lang": self.language.code,
+            "dice": self.dice.id if self.dice else None,
+            "lexicon": self.lexicon,
+            "size": list(self.size) if self.size else None,
+            "rules": self.rules.to_dict(),
+        }
+
+
+def select(
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    dice: str | None = None,
+    size: Size | None = None,
+    min_length: int | None = None,
+    scoring: str | Scoring | None = None,
+    diagonals: bool = True,
+    bare_q: str | None = None,
+    store: str | os.PathLike[str] | None = None,
+) -> Selection:
+    """Resolve a caller's options into one `Selection` (see the module docstring for precedence).
+
+    Raises a `BoggleI18nError` subclass with a one-line message for an unknown
+    language, dice set or scoring preset, a bad lexicon name, a dice set of another
+    size than `size`, or a bare-q value other than `qu`/`q`.
+    """
+    ds = get_dice(dice) if dice else None
+    table = scoring if isinstance(scoring, Scoring) or scoring is None else get_scoring(scoring)
+    if min_length is not None and min_length < 1:
+        raise BoardError(f"minimum word length must be at least 1, not {min_length}")
+    name = _lexicon_arg(lexicon) if lexicon is not None else None
+    code = lang or (ds.language if ds else None) or (_lexicon_language(name, store) if name else None) or "en"
+    language = get_language(code)
+    if name is None:
+        name = language.lexicon
+    if size is None and ds is not None:
+        size = (ds.rows, ds.cols)
+    if size is None and language.dice:
+        first = get_dice(language.dice[0])
+        size = (first.rows, first.cols)
+    chosen, rules, warnings = _rules(language, ds, size, min_length, table, diagonals)
+    return Selection(
+        language=language,
+        dice=chosen,
+        lexicon=name,
+        rules=rules,
+        size=size,
+        shorthands=_shorthands(language, ds, bare_q),
+        warnings=warnings,
+        _given=(ds, min_length, table),
+    )
+
+
+def _lexicon_arg(text: str) -> str:
+    """A `--lexicon` value: a recipe or trie path as given, else a checked store name."""
+    if text.endswith((".toml", ".marisa")):
+        return text
+    return lexicon_name(text)
+
+
+def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | None:
+    """The language a lexicon is for: its built manifest if readable, else its recipe's."""
+    from .pipeline.recipe import load_recipe  # the recipe parser is only needed here
+
+    if name.endswith(".toml"):
+        return load_recipe(name).language
+    is_trie = name.endswith(".marisa")
+    manifest_path = Path(name).with_suffix(".json") if is_trie else lexicon_paths(name, store)[1]
+    try:
+        language = json.loads(manifest_path.read_text(encoding="utf-8")).get("language")
+    except (OSError, ValueError, AttributeError):
+        language = None
+    if isinstance(language, str):
+        return language
+    if is_trie:
+        return None  # loading it will say what is wrong
+    return load_recipe(name).language  # not built yet: the recipe it will be built from
+
+
+def _rules(
+    language: Language,
+    dice: DiceSet | None,
+    size: Size | None,
+    min_length: int | None,
+    scoring: Scoring | None,
+    diagonals: bool,
+) -> tuple[DiceSet | None, Rules, tuple[str, ...]]:
+    """The dice set and rules for a board of `size`, and warnings about the rules."""
+    if dice is not None and size is not None and size != (dice.rows, dice.cols):
+        raise BoardError(f"board is {size[0]}x{size[1]} but dice set {dice.id!r} is {dice.rows}x{dice.cols}")
+    ds = dice if dice is not None else (language.dice_for(*size) if size else None)
+    table = scoring or get_scoring(ds.scoring if ds else language.scoring)
+    least = min_length if min_length is not None else (ds.min_word_length if ds else language.min_length)
+    rules = Rules(min_length=least, scoring=table, diagonals=diagonals)
+    longest = size[0] * size[1] if size else 16
+    zero = table.zero_lengths(least, longest)
+    warnings: tuple[str, ...] = ()
+    if zero:
+        warnings = (f"scoring {table.name} gives 0 points to {_lengths(zero)} words, which min length {least} admits",)
+    return ds, rules, warnings
+
+
+def _lengths(lengths: list[int]) -> str:
+    """`[3]` -> `3-letter`, `[3, 4, 5]` -> `3- to 5-letter` (runs collapse)."""
+    if len(lengths) == 1:
+        return f"{lengths[0]}-letter"
+    if lengths == list(range(lengths[0], lengths[-1] + 1)):
+        return f"{lengths[0]}- to {lengths[-1]}-letter"
+    return ", ".join(str(n) for n in lengths) + "-letter"
+
+
+def _shorthands(language: Language, dice: DiceSet | None, bare_q: str | None) -> dict[str, str]:
+    """Which single letters stand for longer faces: `bare_q` wins, then the dice set, then the language."""
+    if bare_q is not None:
+        key = bare_q.strip().lower()
+        if key not in BARE_Q:
+            raise BoardError(f"bare q must mean 'qu' or 'q', not {bare_q!r}")
+        return dict(BARE_Q[key])
+    if dice is not None:
+        return dice.shorthands
+    return language.shorthands
