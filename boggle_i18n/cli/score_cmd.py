@@ -11,14 +11,12 @@ from typing import IO, Any
 
 import typer
 
-from ..board.dice import get_dice
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
-from ..languages import get_language
+from ..selection import select
 from ..solver.batch import BatchSettings, board_lines, default_workers, score_stream
 from . import app
-from .common import StoreOption, building_note, handle_errors, note
-from .solve_cmd import lexicon_language
+from .common import StoreOption, handle_errors, load_or_build, note, warn
 
 
 class _Counting:
@@ -59,21 +57,28 @@ def score_cmd(
     A bad line is reported on stderr with its line number and written as an
     error line; the run goes on (exit status 1 at the end) unless --strict.
     """
-    if lang is None and dice is not None:
-        lang = get_dice(dice).language
-    name = lexicon_name or get_language(lang or "en").lexicon
-    if name is None:
-        raise BoggleI18nError(f"language {lang!r} has no default lexicon yet: pass --lexicon NAME")
-    lang = lang or lexicon_language(name, store)
-    from ..api import load_lexicon
-
-    lexicon = load_lexicon(name, store, on_build=building_note)
+    shape = parse_size(size) if size else None
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon_name,
+        dice=dice,
+        size=shape,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=not no_diagonals,
+        bare_q=bare_q,
+        store=store,
+    )
+    name = chosen.require_lexicon()
+    for message in chosen.warnings:
+        warn(message)
+    lexicon = load_or_build(name, store)
     settings = BatchSettings(
         lexicon=name,
         store=str(store) if store else None,
-        lang=lang,
+        lang=chosen.language.code,
         dice=dice,
-        size=parse_size(size) if size else None,
+        size=shape,
         bare_q=bare_q,
         min_length=min_length,
         scoring=scoring,

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from ..board.board import Board
-from ..board.dice import get_dice
+from ..board.notation import parse_board
 from ..errors import BoggleI18nError
 from .base import Rules
 from .scorer import Scorer, prepare_scorer
@@ -58,12 +58,23 @@ class LineScorer:
     """Parses and scores board lines under fixed settings; one prepared scorer per board shape."""
 
     def __init__(self, settings: BatchSettings, lexicon: Any = None) -> None:
-        from .. import api
+        from ..api import load_lexicon
+        from ..selection import select
 
-        self.settings = settings
-        self.lexicon = lexicon if lexicon is not None else api.load_lexicon(settings.lexicon, settings.store)
-        self._api = api
-        self._shorthands = api.shorthands_for(settings.lang, settings.dice, settings.bare_q)
+        s = self.settings = settings
+        self.selection = select(
+            lang=s.lang,
+            lexicon=s.lexicon,
+            dice=s.dice,
+            size=s.size,
+            min_length=s.min_length,
+            scoring=s.scoring,
+            diagonals=s.diagonals,
+            bare_q=s.bare_q,
+            store=s.store,
+        )
+        self.lexicon = lexicon if lexicon is not None else load_lexicon(s.lexicon, s.store)
+        self._shorthands = self.selection.shorthands
         self._scorers: dict[tuple[int, int], Scorer] = {}
         self._tables: dict[tuple[int, int], dict[str, int]] = {}
         self.notes: list[str] = []
@@ -76,12 +87,9 @@ class LineScorer:
         """The prepared scorer for boards of `shape`."""
         scorer = self._scorers.get(shape)
         if scorer is None:
-            s = self.settings
-            probe = Board(shape[0], shape[1], ("",) * (shape[0] * shape[1]))
-            rules = self._api.rules_for(
-                probe, lang=s.lang, dice=s.dice, min_length=s.min_length, scoring=s.scoring, diagonals=s.diagonals
-            )
-            scorer = self._scorers[shape] = prepare_scorer(self.lexicon, rules, shape, engine=s.engine)
+            Board(shape[0], shape[1], ("",) * (shape[0] * shape[1]))  # checks the size is a board's
+            rules = self.selection.for_size(shape).rules
+            scorer = self._scorers[shape] = prepare_scorer(self.lexicon, rules, shape, engine=self.settings.engine)
             self._tables[shape] = scorer.codec.line_table(self._shorthands)
             note = getattr(scorer, "note", None)
             if note:
@@ -91,9 +99,8 @@ class LineScorer:
     def _shape_of_plain(self, n: int) -> tuple[int, int] | None:
         """The shape a plain string of `n` faces has: --size, the dice set's, or a square."""
         fixed = self.settings.size
-        if self.settings.dice is not None:
-            ds = get_dice(self.settings.dice)
-            fixed = (ds.rows, ds.cols)
+        if fixed is None and self.selection.dice is not None and self.settings.dice is not None:
+            fixed = (self.selection.dice.rows, self.selection.dice.cols)
         if fixed is not None:
             return fixed if fixed[0] * fixed[1] == n else None
         side = math.isqrt(n)
@@ -109,8 +116,7 @@ class LineScorer:
                 return shape, [table[ch] for ch in text]
             except KeyError:
                 pass
-        s = self.settings
-        board = self._api.parse_board(text, lang=s.lang, dice=s.dice, size=s.size, bare_q=s.bare_q)
+        board = parse_board(text, self._shorthands, self.settings.size)
         scorer = self.scorer(board.size)
         return board.size, [scorer.codec.index(f) for f in board.faces]
 
