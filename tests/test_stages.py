@@ -22,8 +22,9 @@ def ctx(tmp: Path | None = None, vowels: str = NL.vowels, dice: tuple[str, ...] 
 
 
 def run(name: str, entries: list[str], context: StageContext | None = None, **params) -> list[str]:
-    """Instantiate stage `name` with `params` and apply it to `entries`."""
-    return STAGES[name](context or ctx(), **params)(list(entries))
+    """Instantiate stage `name` with `params` and apply it to `entries`, one by one (None drops one)."""
+    fn = STAGES[name](context or ctx(), **params)
+    return [out for out in map(fn, entries) if out is not None]
 
 
 def test_every_registered_stage_is_tested_here() -> None:
@@ -43,6 +44,9 @@ def test_every_registered_stage_is_tested_here() -> None:
         "blocklist",
         "dedupe",
         "dice-alphabet",
+        "case",
+        "alphabet",
+        "regex-replace",
     }
 
 
@@ -358,3 +362,42 @@ def test_stages_do_not_mutate_input() -> None:
     for name in ("strip", "lowercase", "dedupe", "skip-blank"):
         run(name, entries)
     assert entries == copy
+
+
+# --- case, alphabet, regex-replace -----------------------------------------------------------
+
+
+def test_case_nouns_keeps_nouns_drops_abbreviations() -> None:
+    """German capitalises every noun: Haus stays (as haus); BMW, CDU, GmbH and pH are abbreviations."""
+    entries = ["Haus", "gehen", "BMW", "CDU", "GmbH", "pH", "Äpfel", "A"]
+    assert run("case", entries, policy="nouns") == ["haus", "gehen", "äpfel", "a"]
+
+
+def test_case_policies_and_language_default() -> None:
+    """`lower` keeps everything lower-cased, `drop-capitalised` drops any capital; the default is the language's."""
+    entries = ["Jansen", "kat", "pH"]
+    assert run("case", entries, policy="lower") == ["jansen", "kat", "ph"]
+    assert run("case", entries, policy="drop-capitalised") == ["kat"]
+    assert run("case", entries, StageContext("aeiou", (), Path("."), case="drop-capitalised")) == ["kat"]
+    with pytest.raises(RecipeError, match="policy"):
+        run("case", entries, policy="upper")
+
+
+def test_alphabet_stage_uses_language_alphabet() -> None:
+    """Only words made of the language's letters survive (Polish has no q, v or x)."""
+    polish = StageContext("aąeęioóuy", (), Path("."), alphabet="aąbcćdeęfghijklłmnńoóprsśtuwyzźż")
+    assert run("alphabet", ["żółw", "quiz", "video", "łódź", ""], polish) == ["żółw", "łódź"]
+    assert run("alphabet", ["abc", "abd"], letters="abc") == ["abc"]
+    with pytest.raises(RecipeError, match="alphabet"):
+        run("alphabet", ["abc"])
+
+
+def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
+    """Letters of the language's alphabet are played as themselves; the rest folds (Spanish ñ vs á)."""
+    spanish = StageContext("aeiou", (), Path("."), alphabet="abcdefghijklmnñopqrstuvwxyz", fold={"ü": "u"})
+    assert run("fold-accents", ["año", "canción", "pingüino"], spanish) == ["año", "cancion", "pinguino"]
+
+
+def test_regex_replace_strips_affix_flags() -> None:
+    """Irish lines such as `achomharcainn/E` carry ispell flags that are not part of the word."""
+    assert run("regex-replace", ["ainm/E", "bád"], pattern="/.*$") == ["ainm", "bád"]
