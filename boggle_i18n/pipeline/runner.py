@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import inspect
+import itertools
+import operator
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -12,6 +14,7 @@ from ..errors import RecipeError
 from .stages import STAGES, StageContext, StageFn, read_list
 
 EXAMPLES = 3
+CHUNK = 4096  # entries per batch through the stages
 
 
 @dataclass(frozen=True)
@@ -133,6 +136,26 @@ class _Tally:
         self.drops: list[str] = []
         self.changes: list[str] = []
 
+    def apply(self, fn: StageFn, chunk: list[str]) -> list[str]:
+        """Run one stage over a chunk of entries, counting what it dropped and changed."""
+        out = list(map(fn, chunk))
+        self.entries_in += len(chunk)
+        dropped = out.count(None)
+        differ = sum(map(operator.ne, chunk, out))  # drops (None) count here too
+        if dropped:
+            self.dropped += dropped
+            if len(self.drops) < EXAMPLES:
+                self.drops += [e for e, o in zip(chunk, out, strict=True) if o is None][: EXAMPLES - len(self.drops)]
+            kept = [o for o in out if o is not None]
+        else:
+            kept = out  # type: ignore[assignment]
+        if differ > dropped:
+            self.changed += differ - dropped
+            if len(self.changes) < EXAMPLES:
+                pairs = [f"{e} -> {o}" for e, o in zip(chunk, out, strict=True) if o is not None and o != e]
+                self.changes += pairs[: EXAMPLES - len(self.changes)]
+        return kept
+
     def report(self, name: str, params: dict[str, Any]) -> StageReport:
         examples = self.drops if self.dropped else self.changes
         return StageReport(
@@ -144,6 +167,13 @@ class _Tally:
             changed=self.changed,
             examples=tuple(examples),
         )
+
+
+def _chunks(entries: Iterable[str], size: int) -> Iterator[list[str]]:
+    """Entries in lists of `size`: each stage runs over a chunk at C speed (map), memory stays bounded."""
+    iterator = iter(entries)
+    while chunk := list(itertools.islice(iterator, size)):
+        yield chunk
 
 
 class StageRun:
@@ -165,22 +195,12 @@ class StageRun:
         if fns is None:
             raise RuntimeError("a StageRun streams once")
         steps = list(zip(fns, self._tallies, strict=True))
-        for entry in entries:
+        for chunk in _chunks(entries, CHUNK):
             for fn, tally in steps:
-                tally.entries_in += 1
-                after = fn(entry)
-                if after is None:
-                    tally.dropped += 1
-                    if len(tally.drops) < EXAMPLES:
-                        tally.drops.append(entry)
+                chunk = tally.apply(fn, chunk)
+                if not chunk:
                     break
-                if after != entry:
-                    tally.changed += 1
-                    if len(tally.changes) < EXAMPLES:
-                        tally.changes.append(f"{entry} -> {after}")
-                    entry = after
-            else:
-                yield entry
+            yield from chunk
         self._fns = None  # let go of the stages' state (a dedupe table) before the trie is built
         del steps, fns
 

@@ -56,7 +56,13 @@ def stage(name: str) -> Callable[[Callable[..., StageFn]], Callable[..., StageFn
 
 def letters(word: str) -> int:
     """Length in letters: marks, apostrophes and hyphens do not count."""
+    if word.isalpha():
+        return len(word)
     return sum(1 for ch in word if ch.isalpha())
+
+
+def _no_capital(word: str) -> bool:
+    return word.islower() or not any(ch.isupper() for ch in word)
 
 
 def keep_if(test: Callable[[str], object]) -> StageFn:
@@ -99,12 +105,14 @@ def _lowercase(ctx: StageContext) -> StageFn:
 def _drop_capitalised(ctx: StageContext, *, anywhere: bool = False) -> StageFn:
     """Drop proper nouns (`Jansen`); with `anywhere`, also `pH`, `mkB`-style entries."""
     if anywhere:
-        return keep_if(lambda e: not any(ch.isupper() for ch in e))
+        return keep_if(_no_capital)
     return keep_if(lambda e: not e[:1].isupper())
 
 
 def _is_abbreviation(word: str) -> bool:
     """Two or more capitals (BMW, CDU, GmbH, pH's capital after a small letter): not a plain noun."""
+    if word.islower() or word[1:].islower():
+        return False
     caps = [i for i, ch in enumerate(word) if ch.isupper()]
     return len(caps) >= 2 or (len(caps) == 1 and caps[0] > 0)
 
@@ -122,7 +130,7 @@ def _case(ctx: StageContext, *, policy: str | None = None) -> StageFn:
     if chosen == "lower":
         return str.lower
     if chosen == "drop-capitalised":
-        return keep_if(lambda e: not any(ch.isupper() for ch in e))
+        return keep_if(_no_capital)
     if chosen == "nouns":
         return lambda e: None if _is_abbreviation(e) else e.lower()
     raise RecipeError(f"case: policy must be one of {', '.join(CASE_POLICIES)}, not {chosen!r}")
@@ -192,7 +200,7 @@ def _alphabet(ctx: StageContext, *, letters: str | None = None) -> StageFn:
     chosen = set(letters if letters is not None else ctx.alphabet)
     if not chosen:
         raise RecipeError("alphabet: the language record has no alphabet; give `letters`")
-    return keep_if(lambda e: bool(e) and all(ch in chosen for ch in e))
+    return keep_if(lambda e: bool(e) and chosen.issuperset(e))
 
 
 @stage("length")
@@ -205,15 +213,27 @@ def _length(ctx: StageContext, *, min: int | None = None, max: int | None = None
 
 @stage("require-vowel")
 def _require_vowel(ctx: StageContext, *, vowels: str | None = None) -> StageFn:
-    vs = set(vowels if vowels is not None else ctx.vowels)
-    return keep_if(lambda e: any(ch in vs for ch in e))
+    chosen = vowels if vowels is not None else ctx.vowels
+    if not chosen:
+        return keep_if(lambda e: False)
+    return keep_if(re.compile(f"[{re.escape(chosen)}]").search)
 
 
 @stage("require-consonant")
 def _require_consonant(ctx: StageContext, *, vowels: str | None = None) -> StageFn:
     """A consonant is any letter that is not one of the language's vowels."""
     vs = set(vowels if vowels is not None else ctx.vowels)
-    return keep_if(lambda e: any(ch.isalpha() and ch not in vs for ch in e))
+    # Every letter is a \w character, so no match means no consonant; a match that is not a
+    # letter (a rare numeric such as ²) falls back to the exact test.
+    candidate = re.compile(f"[^\\W\\d_{re.escape(''.join(sorted(vs)))}]").search
+
+    def has_consonant(e: str) -> bool:
+        found = candidate(e)
+        if found is None:
+            return False
+        return found.group().isalpha() or any(ch.isalpha() and ch not in vs for ch in e)
+
+    return keep_if(has_consonant)
 
 
 def read_list(base_dir: Path, file: str, what: str = "blocklist") -> list[str]:
@@ -277,8 +297,11 @@ def _dice_alphabet(ctx: StageContext, *, dice: Iterable[str] | None = None) -> S
         raise RecipeError("dice-alphabet: the language has no dice sets; name them with `dice`")
     faces = set().union(*(get_dice(i).faces for i in ids)) - {""}
     longest = max(len(f) for f in faces)
+    singles = {f for f in faces if len(f) == 1}
 
     def spellable(word: str) -> bool:
+        if singles.issuperset(word):
+            return True
         ok = [True] + [False] * len(word)
         for i in range(len(word)):
             if ok[i]:
