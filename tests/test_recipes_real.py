@@ -62,9 +62,8 @@ def teuncm(teuncm_store: Path) -> Lexicon:
 
 
 @pytest.fixture(scope="module")
-def german(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    root = tmp_path_factory.mktemp("de")
-    return build_lexicon("de", source=shared_file("lexicons", "de-ngerman.txt"), store=root, download=False)
+def german(built_store: Path) -> Lexicon:
+    return Lexicon.load("de", built_store)
 
 
 @pytest.fixture(scope="module")

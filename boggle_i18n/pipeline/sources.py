@@ -41,6 +41,8 @@ class ResolvedSource:
     url: str | None
     sha256: str | None
     size: int = field(default=0)
+    package: str | None = None  # the Debian package of a system list
+    upstream: str | None = None  # where the list is maintained (the recipe's `upstream`)
 
     def lines(self, encoding: str, progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """The entries, one per line, split on newline (b"\\n") only; hashes the bytes on the way.
@@ -84,6 +86,8 @@ class ResolvedSource:
             "url": self.url,
             "sha256": self.sha256,
             "bytes": self.size,
+            "package": self.package,
+            "upstream": self.upstream,
         }
 
 
@@ -198,20 +202,22 @@ def resolve_source(
     if source is not None:
         path = Path(source).expanduser()
         _check_readable(path)
-        return ResolvedSource("file", path, spec.name, None, None, None)
+        return ResolvedSource("file", path, spec.name, None, None, None, upstream=spec.upstream)
     tried = []
     cached = _cached_path(recipe)
     if cached is not None and cached.is_file():
         sha = file_sha256(cached)
         if sha == spec.sha256:
-            return ResolvedSource("cache", cached, spec.name, spec.version, spec.url, sha)
+            return ResolvedSource("cache", cached, spec.name, spec.version, spec.url, sha, upstream=spec.upstream)
         tried.append(f"cached {cached} has a wrong checksum")
     for system in spec.system:
         path = Path(system)
         if path.is_file():
             _check_readable(path)
             version = _package_version(spec.system_package)
-            return ResolvedSource("system", path, spec.name, version, None, None)
+            return ResolvedSource(
+                "system", path, spec.name, version, None, None, package=spec.system_package, upstream=spec.upstream
+            )
     if spec.system:
         tried.append(f"no {' or '.join(spec.system)}")
     if spec.url and spec.sha256 and cached is not None:
@@ -223,5 +229,7 @@ def resolve_source(
             except SourceError as exc:
                 tried.append(str(exc))
             else:
-                return ResolvedSource("download", cached, spec.name, spec.version, spec.url, spec.sha256)
+                return ResolvedSource(
+                    "download", cached, spec.name, spec.version, spec.url, spec.sha256, upstream=spec.upstream
+                )
     raise _no_source_error(recipe, tried)
