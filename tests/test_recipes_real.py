@@ -201,6 +201,8 @@ def test_nl_block_and_allow_lists(dutch: Lexicon, nl_manifest: dict) -> None:
         assert word in raw and word in dutch
     assert "aio" not in dutch and "bbp" not in dutch  # the rules still drop abbreviations
     blocklist = next(s for s in nl_manifest["stages"] if s["stage"] == "blocklist")
+    consonant = next(s for s in nl_manifest["stages"] if s["stage"] == "require-consonant")
+    assert sorted(consonant["allowed"]) == ["aai", "oei", "ooi"]
     reaching = {w for w in nl_list("nl-abbreviations.txt") & raw if re.search("[aeiouy]", w)}  # mrt: no vowel
     assert blocklist["dropped"] == len(reaching) > 10
 

@@ -401,3 +401,23 @@ def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
 def test_regex_replace_strips_affix_flags() -> None:
     """Irish lines such as `achomharcainn/E` carry ispell flags that are not part of the word."""
     assert run("regex-replace", ["ainm/E", "bád"], pattern="/.*$") == ["ainm", "bád"]
+
+
+# --- allowlists ------------------------------------------------------------------------------
+
+
+def test_allowlist_saves_entries_and_reports_them(tmp_path: Path) -> None:
+    """`allow` / `allow_file` entries pass the stage; the report lists those it actually saved."""
+    (tmp_path / "allow.txt").write_text("# real words\nooi  # ewe\n", encoding="utf-8")
+    specs = [("require-consonant", {"allow": ["aai", "kat"], "allow_file": "allow.txt"})]
+    words, (report,) = run_stages(["aai", "kat", "aio", "ooi", "eau"], specs, ctx(tmp_path))
+    assert words == ["aai", "kat", "ooi"]
+    assert report.dropped == 2 and report.allowed == ("aai", "ooi")  # kat needed no saving
+    assert report.to_dict()["allowed"] == ["aai", "ooi"]
+    _, (plain,) = run_stages(["aai"], [("require-consonant", {})], ctx())
+    assert "allowed" not in plain.to_dict()
+
+
+def test_allowlist_parameters_are_type_checked() -> None:
+    with pytest.raises(RecipeError, match=r"stage 1 \(length\): bad parameters: field 'allow'"):
+        run_stages(["kat"], [("length", {"allow": "ooi"})], ctx())

@@ -28,9 +28,11 @@ class StageReport:
     dropped: int
     changed: int
     examples: tuple[str, ...]
+    allowed: tuple[str, ...] | None = None  # with an allowlist: the entries it saved from this stage
 
     def to_dict(self) -> dict[str, Any]:
-        """JSON form, as written into the manifest."""
+        """JSON form, as written into the manifest (`allowed` only for a stage with an allowlist)."""
+        extra = {} if self.allowed is None else {"allowed": list(self.allowed)}
         return {
             "stage": self.stage,
             "params": self.params,
@@ -39,6 +41,7 @@ class StageReport:
             "dropped": self.dropped,
             "changed": self.changed,
             "examples": list(self.examples),
+            **extra,
         }
 
 
@@ -105,9 +108,22 @@ def _allowlist(params: dict[str, Any], ctx: StageContext) -> tuple[dict[str, Any
     return rest, frozenset(allowed)
 
 
-def _with_allowlist(fn: StageFn, allowed: frozenset[str]) -> StageFn:
-    """Entries on the allowlist pass this stage unchanged (`ooi` survives require-consonant)."""
-    return lambda e: e if e in allowed else fn(e)
+class _Allowlisted:
+    """A stage whose allowlisted entries pass unchanged (`ooi` survives require-consonant).
+
+    It records the entries the allowlist actually saved (the stage would have
+    dropped them), so the report shows what the list is worth.
+    """
+
+    def __init__(self, fn: StageFn, allowed: frozenset[str]) -> None:
+        self.fn, self.allowed, self.saved = fn, allowed, dict[str, None]()
+
+    def __call__(self, entry: str) -> str | None:
+        if entry in self.allowed:
+            if self.fn(entry) is None:
+                self.saved[entry] = None
+            return entry
+        return self.fn(entry)
 
 
 def build_stages(specs: Sequence[tuple[str, dict[str, Any]]], ctx: StageContext) -> list[StageFn]:
@@ -118,7 +134,7 @@ def build_stages(specs: Sequence[tuple[str, dict[str, Any]]], ctx: StageContext)
         try:
             rest, allowed = _allowlist(params, ctx)
             fn = STAGES[name](ctx, **rest)
-            fns.append(_with_allowlist(fn, allowed) if allowed else fn)
+            fns.append(_Allowlisted(fn, allowed) if allowed else fn)
         except (TypeError, ValueError) as exc:
             raise RecipeError(f"stage {i} ({name}): bad parameters: {exc}") from None
         except RecipeError as exc:
@@ -156,7 +172,7 @@ class _Tally:
                 self.changes += pairs[: EXAMPLES - len(self.changes)]
         return kept
 
-    def report(self, name: str, params: dict[str, Any]) -> StageReport:
+    def report(self, name: str, params: dict[str, Any], allowed: tuple[str, ...] | None = None) -> StageReport:
         examples = self.drops if self.dropped else self.changes
         return StageReport(
             stage=name,
@@ -166,6 +182,7 @@ class _Tally:
             dropped=self.dropped,
             changed=self.changed,
             examples=tuple(examples),
+            allowed=allowed,
         )
 
 
@@ -188,6 +205,7 @@ class StageRun:
         self.specs = list(specs)
         self._fns: list[StageFn] | None = build_stages(self.specs, ctx)
         self._tallies = [_Tally() for _ in self.specs]
+        self._saved: list[tuple[str, ...] | None] = [None] * len(self.specs)
 
     def words(self, entries: Iterable[str]) -> Iterator[str]:
         """The entries that pass every stage, in order."""
@@ -201,12 +219,16 @@ class StageRun:
                 if not chunk:
                     break
             yield from chunk
+        self._saved = [tuple(fn.saved) if isinstance(fn, _Allowlisted) else None for fn in fns]
         self._fns = None  # let go of the stages' state (a dedupe table) before the trie is built
         del steps, fns
 
     def reports(self) -> list[StageReport]:
         """One report per stage (complete once `words` is exhausted)."""
-        return [t.report(name, params) for (name, params), t in zip(self.specs, self._tallies, strict=True)]
+        return [
+            t.report(name, params, saved)
+            for (name, params), t, saved in zip(self.specs, self._tallies, self._saved, strict=True)
+        ]
 
 
 def run_stages(
