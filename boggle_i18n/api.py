@@ -134,6 +134,11 @@ def roll_board(
     rng = random.Random(seed)
     language = get_language(lang or (get_dice(dice).language if dice else "en"))
     if letters is None:
+        if not dice and not language.dice:
+            raise BoardError(
+                f"language {language.code!r} has no sourced dice set: pass --letters lexicon (its lexicon's letter "
+                "frequencies) or --letters uniform"
+            )
         ds = get_dice(dice) if dice else (language.dice_for(*size) if size else get_dice(language.dice[0]))
         if ds is None:
             shape = f"{size[0]}x{size[1]}" if size else "of this size"
@@ -142,7 +147,10 @@ def roll_board(
             raise BoardError(f"dice set {ds.id!r} is {ds.rows}x{ds.cols}, not {size[0]}x{size[1]}")
         return ds.roll(rng), seed
     rows, cols = size or (4, 4)
-    faces = sorted(get_dice(dice or language.dice[0]).faces - {""})
+    # The faces of the dice, or the letters of the alphabet for a language without dice.
+    faces = sorted(get_dice(dice).faces - {""}) if dice else sorted(language.alphabet)
+    if not dice and language.dice:
+        faces = sorted(get_dice(language.dice[0]).faces - {""})
     if letters == "uniform":
         weights = [1] * len(faces)
     elif letters == "lexicon":

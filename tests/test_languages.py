@@ -188,3 +188,16 @@ def test_solve_missing_list_is_one_error_line(tmp_path: Path, monkeypatch: pytes
     assert result.exit_code == 1
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("Error:")]
     assert len(lines) == 1 and "apt-get install wswedish" in lines[0] and "--source PATH" in lines[0]
+
+
+def test_random_for_a_language_without_dice(built_store: Path) -> None:
+    """No sourced dice: one error line offering --letters; with --letters lexicon, cells come from its alphabet."""
+    runner = CliRunner()
+    refused = runner.invoke(app, ["random", "--lang", "es", "--store", str(built_store)])
+    assert refused.exit_code == 1 and "no sourced dice set" in refused.stderr and "Traceback" not in refused.output
+    rolled = runner.invoke(
+        app, ["random", "--lang", "es", "--letters", "lexicon", "--seed", "5", "--json", "--store", str(built_store)]
+    )
+    assert rolled.exit_code == 0, rolled.output
+    board = json.loads(rolled.stdout)["board"].replace("/", "")
+    assert len(board) == 16 and set(board) <= set(get_language("es").alphabet), board
