@@ -49,6 +49,7 @@ def write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:
     "change,message",
     [
         (('encoding = "utf-8"', "encoding = 5"), r"field 'encoding' must be a string, not 5"),
+        (('encoding = "utf-8"', 'encoding = "utf-9"'), r"field 'encoding': unknown encoding 'utf-9'"),
         (('{ "ë" = "e" }', '{ "ë" = 5 }'), r"stage 2 \(fold-accents\): bad parameters: field 'overrides'"),
         (('system = ["/nonexistent/list"]', 'system = "/path"'), r"\[source\]: field 'system' must be a list"),
         (("min = 3", "minimum = 3"), r"stage 3 \(length\): bad parameters: unknown field 'minimum'"),

@@ -12,6 +12,7 @@ gives one line naming the recipe, the stage and the field.
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
 import re
@@ -123,6 +124,11 @@ def _validate(raw: dict[str, Any], where: str) -> None:
         raise RecipeError(
             f"{where}: field 'name' must be lower-case letters, digits, '.', '_' or '-', not {raw['name']!r}"
         )
+    if "encoding" in raw:
+        try:
+            codecs.lookup(raw["encoding"])
+        except LookupError:
+            raise RecipeError(f"{where}: field 'encoding': unknown encoding {raw['encoding']!r}") from None
     src = raw["source"]
     for key, value in src.items():
         if key not in _SOURCE:
