@@ -7,9 +7,12 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boggle_i18n.errors import RecipeError
 from boggle_i18n.languages import get_language
+from boggle_i18n.pipeline import runner
 from boggle_i18n.pipeline.runner import run_stages
 from boggle_i18n.pipeline.stages import STAGES, StageContext
 
@@ -421,3 +424,45 @@ def test_allowlist_saves_entries_and_reports_them(tmp_path: Path) -> None:
 def test_allowlist_parameters_are_type_checked() -> None:
     with pytest.raises(RecipeError, match=r"stage 1 \(length\): bad parameters: field 'allow'"):
         run_stages(["kat"], [("length", {"allow": "ooi"})], ctx())
+
+
+# --- the streamed runner agrees with whole-list semantics --------------------------------------
+
+WHOLE_LIST = {
+    "strip": lambda es: [e.strip() for e in es],
+    "skip-blank": lambda es: [e for e in es if e],
+    "lowercase": lambda es: [e.lower() for e in es],
+    "fold-accents": lambda es: [e.replace("é", "e").replace("ë", "e") for e in es],
+    "length": lambda es: [e for e in es if sum(ch.isalpha() for ch in e) >= 2],
+    "dedupe": lambda es: list(dict.fromkeys(es)),
+}
+
+
+@given(st.lists(st.text(alphabet="aAbéë \t'", max_size=5), max_size=60), st.integers(1, 7))
+@settings(max_examples=200, deadline=None)
+def test_streamed_reports_equal_whole_list_reports(entries: list[str], chunk: int) -> None:
+    """Counts and examples from the chunked stream equal those of applying each stage to the whole list.
+
+    Chunks of 1 to 7 entries (4,096 in real builds), so tallies and dedupe must carry across chunks.
+    """
+    specs = [(name, {"min": 2} if name == "length" else {}) for name in WHOLE_LIST]
+    saved, runner.CHUNK = runner.CHUNK, chunk
+    try:
+        words, reports = run_stages(entries, specs, ctx())
+    finally:
+        runner.CHUNK = saved
+    current = list(entries)
+    for (name, _), report in zip(specs, reports, strict=True):
+        after = WHOLE_LIST[name](current)
+        assert (report.entries_in, report.kept) == (len(current), len(after)), name
+        if len(after) == len(current):
+            changes = [f"{a} -> {b}" for a, b in zip(current, after, strict=True) if a != b]
+            assert report.changed == len(changes) and report.examples == tuple(changes[:3]), name
+        else:
+            if name == "dedupe":  # every later copy of an entry is a drop
+                dropped = [e for i, e in enumerate(current) if e in current[:i]]
+            else:  # a filter: the entries it refuses on their own
+                dropped = [e for e in current if WHOLE_LIST[name]([e]) == []]
+            assert report.examples == tuple(dropped[:3]), name
+        current = after
+    assert words == current
