@@ -37,7 +37,7 @@ def stage_table(manifest: dict[str, Any]) -> str:
                 f"{st['kept']:,}",
                 f"{st['dropped']:,}",
                 f"{st['changed']:,}",
-                ", ".join(st["examples"]),
+                ", ".join(st["examples"]) + (f"; allowed: {', '.join(st['allowed'])}" if st.get("allowed") else ""),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
