@@ -102,8 +102,8 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} = {value!r} has the wrong type")
         if key in _CHOICES and value not in _CHOICES[key]:
             raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
-    if not all(isinstance(k, str) and isinstance(v, str) for k, v in raw.get("fold", {}).items()):
-        raise LanguageError(f"language record {where}: fold must map letters to strings")
+    if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("fold", {}).items()):
+        raise LanguageError(f"language record {where}: fold must map single characters to strings")
     if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
         raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
     if raw.get("status") == "beta" and not raw.get("status_reason"):

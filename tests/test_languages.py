@@ -201,3 +201,42 @@ def test_random_for_a_language_without_dice(built_store: Path) -> None:
     assert rolled.exit_code == 0, rolled.output
     board = json.loads(rolled.stdout)["board"].replace("/", "")
     assert len(board) == 16 and set(board) <= set(get_language("es").alphabet), board
+
+
+# --- each recipe's policy on anchor entries (no word list needed) ----------------------------
+
+ANCHORS = {
+    # recipe: [(raw entry as the Debian list writes it, the word it becomes, or None if dropped)]
+    "pl": [("żółw", "żółw"), ("Kraków", None), ("quiz", None), ("abbé", "abbe"), ("ŁÓDŹ", None)],
+    "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)],
+    "de-ch": [("Strasse", "strasse"), ("CDU", None)],
+    "es": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
+    "fr": [("brisé", "brise"), ("cœur", "coeur"), ("aujourd'hui", None), ("porte-monnaie", None)],
+    "it": [("città", "citta"), ("jazz", None), ("quasi", "quasi"), ("l'amico", None)],
+    "pt": [("coração", "coraçao"), ("Lisboa", None)],
+    "sv": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None)],
+    "da": [("blåbær", "blåbær"), ("café", "cafe")],
+    "nb": [("blåbær", "blåbær"), ("Oslo", None)],
+    "ca": [("col·lecció", "colleccio"), ("dilluns", "dilluns"), ("adeu-siau", None)],
+    "uk": [("м'ясо", "мясо"), ("мʼясо", "мясо"), ("Київ", None), ("пʼять", "пять")],
+    "bg": [("котка", "котка"), ("София", None)],
+    "eo": [("ĉevalo", "ĉevalo"), ("hund'", None)],
+    "fo": [("ðað", "ðað"), ("Tórshavn", None)],
+    "ga": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
+    "gd": [("bàta", "bàta"), ("bóta", "bòta"), ("Alba", None)],
+    "en-us": [("café", "cafe"), ("aardvark's", None), ("Aaron", None), ("qi", None)],
+    "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)],
+}
+
+
+@pytest.mark.parametrize("name", sorted(ANCHORS))
+def test_recipe_policy_on_anchor_entries(name: str) -> None:
+    """Letters are kept or folded as the language declares; names, abbreviations, punctuation go."""
+    from boggle_i18n.lexicon.build import stage_context
+    from boggle_i18n.pipeline.runner import StageRun
+
+    recipe = load_recipe(name)
+    context = stage_context(recipe, get_language(recipe.language))
+    for raw, expected in ANCHORS[name]:
+        got = list(StageRun(recipe.stages, context).words([raw]))  # a fresh run: dedupe starts empty
+        assert got == ([expected] if expected else []), (name, raw)

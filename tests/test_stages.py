@@ -401,6 +401,13 @@ def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
     assert run("fold-accents", ["año", "canción", "pingüino"], spanish) == ["año", "cancion", "pinguino"]
 
 
+def test_fold_table_can_remove_ascii_punctuation() -> None:
+    """A fold entry for an ASCII character applies too: Ukrainian м'ясо is played as мясо; others keep '."""
+    ukrainian = StageContext("аеєиіїоуюя", (), Path("."), alphabet="мясо", fold={"'": "", "ʼ": ""})
+    assert run("fold-accents", ["м'ясо", "мʼясо", "мясо"], ukrainian) == ["мясо", "мясо", "мясо"]
+    assert run("fold-accents", ["auto's"]) == ["auto's"]
+
+
 def test_regex_replace_strips_affix_flags() -> None:
     """Irish lines such as `achomharcainn/E` carry ispell flags that are not part of the word."""
     assert run("regex-replace", ["ainm/E", "bád"], pattern="/.*$") == ["ainm", "bád"]

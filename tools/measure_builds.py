@@ -101,6 +101,7 @@ def main() -> None:
     parser.add_argument("--write", type=Path, help="Markdown file whose marked section to replace")
     args = parser.parse_args()
     rows = []
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
         for name in recipes():
             result = measure(name, Path(tmp) / "store")
@@ -113,7 +114,9 @@ def main() -> None:
     body = (
         f"Measured by `python tools/measure_builds.py --write docs/languages.md` on {time.strftime('%Y-%m-%d')}, "
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}), one build at a time, each in its own "
-        "process (peak RSS from `wait4`). Wall time includes start-up (about 0.3 s).\n\n"
+        f"process (peak RSS from `wait4`); load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} "
+        "after (other work on the machine slows the times, not the memory). Wall time includes start-up "
+        "(about 0.3 s).\n\n"
         + table(rows)
         + "\n\nWhat each stage did (stages that dropped, changed or saved nothing are left out):\n\n"
         + effects(rows)

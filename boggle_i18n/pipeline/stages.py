@@ -159,7 +159,15 @@ def _fold_accents(ctx: StageContext, *, overrides: dict[str, str] | None = None,
             cache[ch] = table[ch] if ch in table else unidecode(ch)
         return cache[ch]
 
+    # ASCII characters fold only if the table says so (the Ukrainian apostrophe: м'ясо -> мясо).
+    ascii_map = {k: v for k, v in table.items() if k.isascii() and k != v}
+    if any(len(k) != 1 for k in ascii_map):
+        raise RecipeError(f"fold-accents: keys must be single characters, not {sorted(ascii_map)!r}")
+    translation = str.maketrans(ascii_map) if ascii_map else None
+
     def fold(word: str) -> str:
+        if translation is not None:
+            word = word.translate(translation)
         if word.isascii():
             return word
         return "".join(ch if ch.isascii() else fold_char(ch) for ch in word)
