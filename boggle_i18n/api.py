@@ -190,6 +190,11 @@ def roll(
         raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
     if mode is None:
         sel = select(lang=lang, dice=dice, size=size)
+        if sel.dice is None and not sel.language.dice:
+            raise BoardError(
+                f"language {sel.language.code!r} has no sourced dice set: pass --letters lexicon "
+                "(cells drawn by its lexicon's letter frequencies)"
+            )
         if sel.dice is None:
             shape = f"{size[0]}x{size[1]}" if size else "of any size"
             raise BoardError(f"no {sel.language.code} dice set is {shape}: pass --letters uniform or --letters lexicon")

@@ -1,23 +1,38 @@
-"""Languages as data records (`lexicons/languages/*.toml`): no code branches on a language."""
+"""Languages as data records (`lexicons/languages/*.toml`): no code branches on a language.
+
+A record holds the letter policy the pipeline stages take their defaults from
+(alphabet, folding, capitalisation, vowels, word lengths), what a bare `q`
+means, which recipes build its lexicons, and whether boards come from a sourced
+dice set or from a letter distribution derived from the built lexicon.
+"""
 
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass
+from collections.abc import Mapping
+from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
+from typing import Any
 
 from .board.dice import DiceSet, get_dice
 from .errors import LanguageError
+from .pipeline.stages import CASE_POLICIES
 from .resources import data_dir
+
+STATUSES = ("stable", "beta")
+BOARD_SOURCES = ("dice", "distribution")
 
 
 @dataclass(frozen=True)
 class Language:
     """What the toolkit knows of one language.
 
-    `lexicon` names the recipe built for it by default (None if none ships yet);
-    `dice` lists dice-set ids by preference, and a board takes the first one of
-    its size; `min_length` and `scoring` apply to sizes that no dice set has.
+    `lexicon` names the recipe built for it by default, `lexicons` every shipped
+    recipe for it; `dice` lists dice-set ids by preference, and a board takes the
+    first one of its size; `boards` says whether boards come from those dice or
+    (no sourced dice set exists) from the lexicon's letter distribution;
+    `min_length` and `scoring` apply to sizes that no dice set has.
     """
 
     code: str
@@ -27,6 +42,15 @@ class Language:
     min_length: int
     scoring: str
     lexicon: str | None = None
+    lexicons: tuple[str, ...] = ()
+    alphabet: str = ""
+    fold: Mapping[str, str] = field(default_factory=dict)
+    case: str = "lower"
+    max_length: int | None = None
+    bare_q: str | None = None
+    boards: str = "dice"
+    status: str = "stable"
+    status_reason: str = ""
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""
@@ -38,8 +62,77 @@ class Language:
 
     @property
     def shorthands(self) -> dict[str, str]:
-        """Letters typed for a longer face (English `q` = `qu`), from the main dice set."""
+        """Letters typed for a longer face (English `q` = `qu`): the record's `bare_q`, else the main dice set."""
+        if self.bare_q is not None:
+            return {"q": "qu"} if self.bare_q == "qu" else {}
         return get_dice(self.dice[0]).shorthands if self.dice else {}
+
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "code": (str,),
+    "name": (str,),
+    "vowels": (str,),
+    "dice": (list,),
+    "min_length": (int,),
+    "scoring": (str,),
+    "lexicon": (str,),
+    "lexicons": (list,),
+    "alphabet": (str,),
+    "fold": (dict,),
+    "case": (str,),
+    "max_length": (int,),
+    "bare_q": (str,),
+    "boards": (str,),
+    "status": (str,),
+    "status_reason": (str,),
+}
+_REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
+_CHOICES = {"case": CASE_POLICIES, "boards": BOARD_SOURCES, "status": STATUSES, "bare_q": ("q", "qu")}
+
+
+def _check(raw: dict[str, Any], where: Path) -> None:
+    """One line naming the file and the field for any malformed record."""
+    for key in _REQUIRED:
+        if key not in raw:
+            raise LanguageError(f"language record {where}: missing {key!r}")
+    for key, value in raw.items():
+        if key not in _TYPES:
+            raise LanguageError(f"language record {where}: unknown field {key!r}")
+        if not isinstance(value, _TYPES[key]) or isinstance(value, bool):
+            raise LanguageError(f"language record {where}: {key} = {value!r} has the wrong type")
+        if key in _CHOICES and value not in _CHOICES[key]:
+            raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
+    if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("fold", {}).items()):
+        raise LanguageError(f"language record {where}: fold must map single characters to strings")
+    if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
+        raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
+    if raw.get("status") == "beta" and not raw.get("status_reason"):
+        raise LanguageError(f"language record {where}: a beta language needs a `status_reason`")
+
+
+def _load(path: Path) -> Language:
+    with path.open("rb") as handle:
+        raw = tomllib.load(handle)
+    _check(raw, path)
+    lexicon = raw.get("lexicon")
+    return Language(
+        code=raw["code"],
+        name=raw["name"],
+        vowels=raw["vowels"],
+        dice=tuple(raw.get("dice", ())),
+        min_length=int(raw["min_length"]),
+        scoring=raw["scoring"],
+        lexicon=lexicon,
+        lexicons=tuple(raw.get("lexicons", [lexicon] if lexicon else [])),
+        alphabet=raw.get("alphabet", ""),
+        fold=dict(raw.get("fold", {})),
+        case=raw.get("case", "lower"),
+        max_length=raw.get("max_length"),
+        bare_q=raw.get("bare_q"),
+        boards=raw.get("boards", "dice"),
+        status=raw.get("status", "stable"),
+        status_reason=raw.get("status_reason", ""),
+    )
 
 
 @cache
@@ -47,17 +140,7 @@ def languages() -> dict[str, Language]:
     """All shipped languages by code."""
     out = {}
     for path in sorted((data_dir("lexicons") / "languages").glob("*.toml")):
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-        lang = Language(
-            code=raw["code"],
-            name=raw["name"],
-            vowels=raw["vowels"],
-            dice=tuple(raw.get("dice", ())),
-            min_length=int(raw["min_length"]),
-            scoring=raw["scoring"],
-            lexicon=raw.get("lexicon"),
-        )
+        lang = _load(path)
         out[lang.code] = lang
     return out
 

@@ -50,11 +50,13 @@ def store(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def built_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store holding en-enable2k, en and nl-teuncm built once per session from ../shared."""
+    """A store holding en-enable2k, en, nl, de and es built once per session from ../shared."""
     root = tmp_path_factory.mktemp("built-store")
     build_lexicon("en-enable2k", source=shared_file("lexicons", "en-enable2k.txt"), store=root, download=False)
     build_lexicon("en", source=shared_file("lexicons", "en-enable1.txt"), store=root, download=False)
     build_lexicon("nl", source=shared_file("lexicons", "nl-opentaal-wordlist.txt"), store=root, download=False)
+    build_lexicon("de", source=shared_file("lexicons", "de-ngerman.txt"), store=root, download=False)
+    build_lexicon("es", source=shared_file("lexicons", "es-wspanish.txt"), store=root, download=False)
     return root
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import FIXTURES
@@ -97,7 +98,6 @@ CASES: dict[str, list[str]] = {
     "random: no dice of size": ["random", "--lang", "en", "--size", "7x7"],
     "random: dice and size disagree": ["random", "--dice", "en-classic-4x4", "--size", "5x5"],
     "random: unknown letters mode": ["random", "--letters", "zipf"],
-    "random: lexicon letters, language without lexicon": ["random", "--lang", "fr", "--letters", "lexicon"],
     "random: output folder missing": ["random", "--seed", "1", "-o", f"{T}/nowhere/board.txt"],
     "random: output is a folder": ["random", "--seed", "1", "-o", f"{T}/a-folder"],
     # solve
@@ -123,7 +123,6 @@ CASES: dict[str, list[str]] = {
     "solve: unknown lexicon": ["solve", BOARD, "--lexicon", "klingon", "--store", S],
     "solve: missing recipe file": ["solve", BOARD, "--lexicon", f"{T}/gone.toml", "--store", S],
     "solve: missing trie file": ["solve", BOARD, "--lexicon", f"{T}/gone.marisa", "--store", S],
-    "solve: language without lexicon": ["solve", BOARD, "--lang", "fr", "--store", S],
     "solve: store is a file": ["solve", BOARD, "--lexicon", "en", "--store", f"{T}/a-file"],
     "solve: lexicon to build, no source": ["solve", BOARD, "--lexicon", "en", "--store", S],
     "random: lexicon to build, no source": ["random", "--letters", "lexicon", "--lang", "en", "--store", S],
@@ -136,6 +135,20 @@ CASES: dict[str, list[str]] = {
     "solve: output folder missing": [*SOLVE, "-o", f"{T}/nowhere/out.txt"],
     "solve: output is a folder": [*SOLVE, "-o", f"{T}/a-folder"],
     "solve: unknown option": [*SOLVE, "--nope"],
+    # score
+    "score: missing board file": ["score", f"{T}/gone.txt", "--lexicon", "en-enable2k", "--store", S],
+    "score: board file is a folder": ["score", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S],
+    "score: unknown engine": ["score", f"{T}/a-file", "--engine", "nope", "--lexicon", "en-enable2k", "--store", S],
+    "score: negative workers": ["score", f"{T}/a-file", "--workers", "-1", "--lexicon", "en-enable2k", "--store", S],
+    "score: min length 0": ["score", f"{T}/a-file", "--min-length", "0", "--lexicon", "en-enable2k", "--store", S],
+    "score: unknown language": ["score", f"{T}/a-file", "--lang", "xx", "--store", S],
+    "score: bad size": ["score", f"{T}/a-file", "--size", "0x4", "--lexicon", "en-enable2k", "--store", S],
+    # paths
+    "paths: no size": ["paths"],
+    "paths: size 0x3": ["paths", "--size", "0x3"],
+    "paths: max length 0": ["paths", "--size", "3x3", "--max-length", "0"],
+    # languages
+    "languages: unknown option": ["languages", "--nope"],
 }
 
 
@@ -166,14 +179,14 @@ def test_unreadable_source_is_one_line(world: Path, monkeypatch: pytest.MonkeyPa
     """A --source the user may not read (tests run as root too, so the refusal is simulated)."""
     secret = world / "secret.txt"
     secret.write_text("cat\n", encoding="utf-8")
-    real_read = Path.read_bytes
+    real_open = Path.open
 
-    def read_bytes(self: Path) -> bytes:
+    def open_(self: Path, *args: Any, **kwargs: Any) -> Any:
         if self == secret:
             raise PermissionError(13, "Permission denied", str(self))
-        return real_read(self)
+        return real_open(self, *args, **kwargs)
 
-    monkeypatch.setattr(Path, "read_bytes", read_bytes)
+    monkeypatch.setattr(Path, "open", open_)
     before = snapshot(world)
     result = runner.invoke(app, ["build-lexicon", "en", "--source", str(secret), "--store", str(world / "store")])
     assert result.exit_code == 1

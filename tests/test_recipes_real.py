@@ -19,6 +19,7 @@ import pytest
 from conftest import REPO, shared_file
 
 from boggle_i18n import Lexicon, build_lexicon
+from boggle_i18n.pipeline.stages import read_list
 
 TEUNCM_COUNT = 309_361  # teuncm/boggle-solver's filter on OpenTaal 2.20.23
 ENABLE2K_BOGGLE_OK = 173_402  # hybrid-boggle README: "Boggle OK" words of ENABLE2K
@@ -61,9 +62,8 @@ def teuncm(teuncm_store: Path) -> Lexicon:
 
 
 @pytest.fixture(scope="module")
-def german(tmp_path_factory: pytest.TempPathFactory) -> Lexicon:
-    root = tmp_path_factory.mktemp("de")
-    return build_lexicon("de", source=shared_file("lexicons", "de-ngerman.txt"), store=root, download=False)
+def german(built_store: Path) -> Lexicon:
+    return Lexicon.load("de", built_store)
 
 
 @pytest.fixture(scope="module")
@@ -161,24 +161,50 @@ def test_nl_contents(dutch: Lexicon) -> None:
     assert "zwijnenpopulatie" in dutch
 
 
+def nl_list(name: str) -> set[str]:
+    """A shipped nl data list (block or allow), as the recipe reads it."""
+    return set(read_list(REPO / "pipelines", f"lists/{name}"))
+
+
 def test_nl_only_plain_words(dutch: Lexicon) -> None:
-    """No space, digit, capital or non a-z; each word has a vowel and a consonant; 3+ letters."""
+    """No space, digit, capital or non a-z; each word has a vowel and a consonant (or is allowed); 3+ letters."""
     words = list(dutch)
+    allowed = nl_list("nl-allow.txt")
     assert len(words) > 300_000
     assert all(A_Z.fullmatch(w) for w in words)
     assert all(len(w) >= 3 for w in words)
-    assert all(re.search("[aeiouy]", w) and re.search("[^aeiouy]", w) for w in words)
+    assert all(w in allowed or (re.search("[aeiouy]", w) and re.search("[^aeiouy]", w)) for w in words)
 
 
 def test_nl_has_every_plain_opentaal_word(dutch: Lexicon) -> None:
-    """Every raw entry that already is a plain a-z word passing the rules must survive."""
+    """Every raw entry that already is a plain a-z word passing the rules (and not blocked) must survive."""
+    blocked = nl_list("nl-abbreviations.txt")
+    allowed = nl_list("nl-allow.txt")
     plain = {
         w
         for w in raw_lines("nl-opentaal-wordlist.txt")
-        if A_Z.fullmatch(w) and len(w) >= 3 and re.search("[aeiouy]", w) and re.search("[^aeiouy]", w)
+        if A_Z.fullmatch(w)
+        and len(w) >= 3
+        and (w in allowed or (re.search("[aeiouy]", w) and re.search("[^aeiouy]", w)))
+        and w not in blocked
     }
     missing = plain - set(dutch)
     assert not missing, sorted(missing)[:10]
+
+
+def test_nl_block_and_allow_lists(dutch: Lexicon, nl_manifest: dict) -> None:
+    """hbo, havo, okt (abbreviations) go; ooi, aai, oei (real words with no consonant) stay; counts are reported."""
+    raw = set(raw_lines("nl-opentaal-wordlist.txt"))
+    for word in ("hbo", "mbo", "havo", "okt"):
+        assert word in raw and word not in dutch
+    for word in ("ooi", "aai", "oei", "brr"):
+        assert word in raw and word in dutch
+    assert "aio" not in dutch and "bbp" not in dutch  # the rules still drop abbreviations
+    blocklist = next(s for s in nl_manifest["stages"] if s["stage"] == "blocklist")
+    consonant = next(s for s in nl_manifest["stages"] if s["stage"] == "require-consonant")
+    assert sorted(consonant["allowed"]) == ["aai", "oei", "ooi"]
+    reaching = {w for w in nl_list("nl-abbreviations.txt") & raw if re.search("[aeiouy]", w)}  # mrt: no vowel
+    assert blocklist["dropped"] == len(reaching) > 10
 
 
 def test_nl_manifest_stage_counts_chain(nl_manifest: dict) -> None:
@@ -249,3 +275,19 @@ def test_german_transliterated(german: Lexicon) -> None:
     assert all(A_Z.fullmatch(w) for w in words)
     assert min(len(w) for w in words) == 3
     assert german.manifest["source"]["sha256"] == readme_sha256("de-ngerman.txt")
+
+
+def test_german_keeps_nouns_drops_abbreviations_and_names(german: Lexicon) -> None:
+    """German capitalises nouns (Haus, Häuser kept); BMW, CDU, GmbH are abbreviations; Berlin is a listed name."""
+    raw = set(raw_lines("de-ngerman.txt"))
+    for noun, folded in (("Haus", "haus"), ("Häuser", "haeuser"), ("Straße", "strasse"), ("Bach", "bach")):
+        assert noun in raw and folded in german
+    for entry in ("BMW", "CDU", "GmbH", "Berlin", "Hamburg"):
+        assert entry in raw and entry.lower() not in german
+    assert "gehen" in german and "gingen" in german
+    stages = {s["stage"]: s for s in german.manifest["stages"]}
+    assert stages["case"]["dropped"] == sum(
+        1
+        for w in raw
+        if sum(ch.isupper() for ch in w) >= 2 or (any(ch.isupper() for ch in w[1:]) and not w[:1].isupper())
+    )

@@ -92,7 +92,9 @@ def test_source_option_beats_everything(tmp_path: Path, no_download: list) -> No
     resolved = resolve_source(recipe, mine)
     assert resolved.kind == "file"
     assert resolved.path == mine
-    assert resolved.data == b"mine\n"
+    assert resolved.path.read_bytes() == b"mine\n"
+    assert resolved.sha256 is None  # a local file is hashed while it is streamed, not before
+    assert list(resolved.lines("utf-8")) == ["mine"]
     assert resolved.sha256 == hashlib.sha256(b"mine\n").hexdigest()
 
 
@@ -102,7 +104,7 @@ def test_cache_beats_system(tmp_path: Path, no_download: list) -> None:
     recipe = write_recipe(tmp_path, system=[system])
     cached = put(cache_file(), CONTENT)
     resolved = resolve_source(recipe)
-    assert (resolved.kind, resolved.path, resolved.data) == ("cache", cached, CONTENT)
+    assert (resolved.kind, resolved.path, resolved.path.read_bytes()) == ("cache", cached, CONTENT)
     assert resolved.sha256 == SHA and resolved.url == URL and resolved.version == "1.0"
 
 
@@ -119,7 +121,7 @@ def test_cache_with_wrong_checksum_is_skipped(tmp_path: Path, no_download: list)
     recipe = write_recipe(tmp_path, system=[system])
     put(cache_file(), b"tampered\n")
     resolved = resolve_source(recipe)
-    assert (resolved.kind, resolved.path, resolved.data) == ("system", system, b"system\n")
+    assert (resolved.kind, resolved.path, resolved.path.read_bytes()) == ("system", system, b"system\n")
 
 
 def test_system_list(tmp_path: Path, no_download: list) -> None:
@@ -129,6 +131,7 @@ def test_system_list(tmp_path: Path, no_download: list) -> None:
     resolved = resolve_source(recipe)
     assert resolved.kind == "system"
     assert resolved.path == second
+    assert list(resolved.lines("utf-8")) == ["second"]
     assert resolved.sha256 == hashlib.sha256(b"second\n").hexdigest()
     assert resolved.version is None  # dpkg does not know the package "wfake"
     assert resolved.to_dict()["bytes"] == 7
@@ -147,7 +150,12 @@ def test_download_is_last(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> No
     monkeypatch.setattr("boggle_i18n.pipeline.sources._download", fake)
     resolved = resolve_source(recipe)
     assert calls == [(URL, cache_file())]
-    assert (resolved.kind, resolved.path, resolved.data, resolved.sha256) == ("download", cache_file(), CONTENT, SHA)
+    assert (resolved.kind, resolved.path, resolved.path.read_bytes(), resolved.sha256) == (
+        "download",
+        cache_file(),
+        CONTENT,
+        SHA,
+    )
 
 
 def test_failed_download_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:

@@ -7,9 +7,12 @@ from itertools import pairwise
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from boggle_i18n.errors import RecipeError
 from boggle_i18n.languages import get_language
+from boggle_i18n.pipeline import runner
 from boggle_i18n.pipeline.runner import run_stages
 from boggle_i18n.pipeline.stages import STAGES, StageContext
 
@@ -22,8 +25,9 @@ def ctx(tmp: Path | None = None, vowels: str = NL.vowels, dice: tuple[str, ...] 
 
 
 def run(name: str, entries: list[str], context: StageContext | None = None, **params) -> list[str]:
-    """Instantiate stage `name` with `params` and apply it to `entries`."""
-    return STAGES[name](context or ctx(), **params)(list(entries))
+    """Instantiate stage `name` with `params` and apply it to `entries`, one by one (None drops one)."""
+    fn = STAGES[name](context or ctx(), **params)
+    return [out for out in map(fn, entries) if out is not None]
 
 
 def test_every_registered_stage_is_tested_here() -> None:
@@ -43,6 +47,9 @@ def test_every_registered_stage_is_tested_here() -> None:
         "blocklist",
         "dedupe",
         "dice-alphabet",
+        "case",
+        "alphabet",
+        "regex-replace",
     }
 
 
@@ -358,3 +365,111 @@ def test_stages_do_not_mutate_input() -> None:
     for name in ("strip", "lowercase", "dedupe", "skip-blank"):
         run(name, entries)
     assert entries == copy
+
+
+# --- case, alphabet, regex-replace -----------------------------------------------------------
+
+
+def test_case_nouns_keeps_nouns_drops_abbreviations() -> None:
+    """German capitalises every noun: Haus stays (as haus); BMW, CDU, GmbH and pH are abbreviations."""
+    entries = ["Haus", "gehen", "BMW", "CDU", "GmbH", "pH", "Äpfel", "A"]
+    assert run("case", entries, policy="nouns") == ["haus", "gehen", "äpfel", "a"]
+
+
+def test_case_policies_and_language_default() -> None:
+    """`lower` keeps everything lower-cased, `drop-capitalised` drops any capital; the default is the language's."""
+    entries = ["Jansen", "kat", "pH"]
+    assert run("case", entries, policy="lower") == ["jansen", "kat", "ph"]
+    assert run("case", entries, policy="drop-capitalised") == ["kat"]
+    assert run("case", entries, StageContext("aeiou", (), Path("."), case="drop-capitalised")) == ["kat"]
+    with pytest.raises(RecipeError, match="policy"):
+        run("case", entries, policy="upper")
+
+
+def test_alphabet_stage_uses_language_alphabet() -> None:
+    """Only words made of the language's letters survive (Polish has no q, v or x)."""
+    polish = StageContext("aąeęioóuy", (), Path("."), alphabet="aąbcćdeęfghijklłmnńoóprsśtuwyzźż")
+    assert run("alphabet", ["żółw", "quiz", "video", "łódź", ""], polish) == ["żółw", "łódź"]
+    assert run("alphabet", ["abc", "abd"], letters="abc") == ["abc"]
+    with pytest.raises(RecipeError, match="alphabet"):
+        run("alphabet", ["abc"])
+
+
+def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
+    """Letters of the language's alphabet are played as themselves; the rest folds (Spanish ñ vs á)."""
+    spanish = StageContext("aeiou", (), Path("."), alphabet="abcdefghijklmnñopqrstuvwxyz", fold={"ü": "u"})
+    assert run("fold-accents", ["año", "canción", "pingüino"], spanish) == ["año", "cancion", "pinguino"]
+
+
+def test_fold_table_can_remove_ascii_punctuation() -> None:
+    """A fold entry for an ASCII character applies too: Ukrainian м'ясо is played as мясо; others keep '."""
+    ukrainian = StageContext("аеєиіїоуюя", (), Path("."), alphabet="мясо", fold={"'": "", "ʼ": ""})
+    assert run("fold-accents", ["м'ясо", "мʼясо", "мясо"], ukrainian) == ["мясо", "мясо", "мясо"]
+    assert run("fold-accents", ["auto's"]) == ["auto's"]
+
+
+def test_regex_replace_strips_affix_flags() -> None:
+    """Irish lines such as `achomharcainn/E` carry ispell flags that are not part of the word."""
+    assert run("regex-replace", ["ainm/E", "bád"], pattern="/.*$") == ["ainm", "bád"]
+
+
+# --- allowlists ------------------------------------------------------------------------------
+
+
+def test_allowlist_saves_entries_and_reports_them(tmp_path: Path) -> None:
+    """`allow` / `allow_file` entries pass the stage; the report lists those it actually saved."""
+    (tmp_path / "allow.txt").write_text("# real words\nooi  # ewe\n", encoding="utf-8")
+    specs = [("require-consonant", {"allow": ["aai", "kat"], "allow_file": "allow.txt"})]
+    words, (report,) = run_stages(["aai", "kat", "aio", "ooi", "eau"], specs, ctx(tmp_path))
+    assert words == ["aai", "kat", "ooi"]
+    assert report.dropped == 2 and report.allowed == ("aai", "ooi")  # kat needed no saving
+    assert report.to_dict()["allowed"] == ["aai", "ooi"]
+    _, (plain,) = run_stages(["aai"], [("require-consonant", {})], ctx())
+    assert "allowed" not in plain.to_dict()
+
+
+def test_allowlist_parameters_are_type_checked() -> None:
+    with pytest.raises(RecipeError, match=r"stage 1 \(length\): bad parameters: field 'allow'"):
+        run_stages(["kat"], [("length", {"allow": "ooi"})], ctx())
+
+
+# --- the streamed runner agrees with whole-list semantics --------------------------------------
+
+WHOLE_LIST = {
+    "strip": lambda es: [e.strip() for e in es],
+    "skip-blank": lambda es: [e for e in es if e],
+    "lowercase": lambda es: [e.lower() for e in es],
+    "fold-accents": lambda es: [e.replace("é", "e").replace("ë", "e") for e in es],
+    "length": lambda es: [e for e in es if sum(ch.isalpha() for ch in e) >= 2],
+    "dedupe": lambda es: list(dict.fromkeys(es)),
+}
+
+
+@given(st.lists(st.text(alphabet="aAbéë \t'", max_size=5), max_size=60), st.integers(1, 7))
+@settings(max_examples=200, deadline=None)
+def test_streamed_reports_equal_whole_list_reports(entries: list[str], chunk: int) -> None:
+    """Counts and examples from the chunked stream equal those of applying each stage to the whole list.
+
+    Chunks of 1 to 7 entries (4,096 in real builds), so tallies and dedupe must carry across chunks.
+    """
+    specs = [(name, {"min": 2} if name == "length" else {}) for name in WHOLE_LIST]
+    saved, runner.CHUNK = runner.CHUNK, chunk
+    try:
+        words, reports = run_stages(entries, specs, ctx())
+    finally:
+        runner.CHUNK = saved
+    current = list(entries)
+    for (name, _), report in zip(specs, reports, strict=True):
+        after = WHOLE_LIST[name](current)
+        assert (report.entries_in, report.kept) == (len(current), len(after)), name
+        if len(after) == len(current):
+            changes = [f"{a} -> {b}" for a, b in zip(current, after, strict=True) if a != b]
+            assert report.changed == len(changes) and report.examples == tuple(changes[:3]), name
+        else:
+            if name == "dedupe":  # every later copy of an entry is a drop
+                dropped = [e for i, e in enumerate(current) if e in current[:i]]
+            else:  # a filter: the entries it refuses on their own
+                dropped = [e for e in current if WHOLE_LIST[name]([e]) == []]
+            assert report.examples == tuple(dropped[:3]), name
+        current = after
+    assert words == current

@@ -37,7 +37,7 @@ def stage_table(manifest: dict[str, Any]) -> str:
                 f"{st['kept']:,}",
                 f"{st['dropped']:,}",
                 f"{st['changed']:,}",
-                ", ".join(st["examples"]),
+                ", ".join(st["examples"]) + (f"; allowed: {', '.join(st['allowed'])}" if st.get("allowed") else ""),
             )
         )
     widths = [max(len(r[i]) for r in rows) for i in range(7)]
@@ -71,13 +71,23 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
 
 
 def _progress():  # type: ignore[no-untyped-def]
-    """A live status line on a terminal; nothing otherwise (stderr stays for the one `Error:` line)."""
-    if sys.stderr.isatty():
-        from rich.console import Console
+    """A live status line on stderr when it is a terminal (how far through the source, which step); else silence."""
+    if not sys.stderr.isatty():
+        return nullcontext(), None, None
+    from rich.console import Console
 
-        status = Console(stderr=True).status("building...")
-        return status, lambda msg: status.update(msg)
-    return nullcontext(), None
+    status = Console(stderr=True).status("building...")
+    state = {"note": "building"}
+
+    def on_note(msg: str) -> None:
+        state["note"] = msg
+        status.update(msg)
+
+    def on_bytes(done: int, total: int) -> None:
+        share = f"{100 * done / total:.0f}%" if total else f"{done:,} bytes"
+        status.update(f"{state['note']}: read {share} ({done / 2**20:.0f} of {total / 2**20:.0f} MiB)")
+
+    return status, on_note, on_bytes
 
 
 @app.command("build-lexicon")
@@ -112,7 +122,7 @@ def build_lexicon_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
 ) -> None:
     """Build a lexicon: raw list -> the recipe's stages -> MARISA trie + manifest in the store."""
-    context, progress = _progress()
+    context, progress, on_bytes = _progress()
     with context:
         lexicon = build_lexicon(
             name,
@@ -122,6 +132,7 @@ def build_lexicon_cmd(
             encoding=encoding,
             download=not no_download,
             progress=progress,
+            on_bytes=on_bytes,
         )
     trie_path, _ = lexicon_paths(lexicon.name, store)
     emit(to_json(lexicon.manifest) if json_out else build_summary(lexicon.manifest, trie_path))

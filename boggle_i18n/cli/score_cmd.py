@@ -14,6 +14,7 @@ import typer
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..selection import select
+from ..solver.base import get_solver
 from ..solver.batch import BatchSettings, board_lines, default_workers, score_stream
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
@@ -38,16 +39,32 @@ def score_cmd(
     board_file: str | None = typer.Argument(
         None, metavar="FILE", help="Boards, one per line (blank lines and # comments skipped); - or none: stdin."
     ),
-    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, dice rules and q = qu."),
-    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
-    dice: str | None = typer.Option(None, "--dice", help="Dice set whose rules apply (min length, scoring, q = qu)."),
-    size: str | None = typer.Option(None, "--size", help="Shape of unseparated board strings, e.g. 3x5."),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, dice rules and q = qu."
+    ),
+    lexicon_name: str | None = typer.Option(
+        None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
+    ),
+    dice: str | None = typer.Option(
+        None, "--dice", metavar="SET", help="Dice set whose rules apply (min length, scoring, q = qu)."
+    ),
+    size: str | None = typer.Option(
+        None, "--size", metavar="RxC", help="Shape of unseparated board strings, e.g. 3x5."
+    ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts (letters)."),
-    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or a table like 3:1,4:1,5:2."),
-    bare_q: str | None = typer.Option(None, "--bare-q", help="What a lone q means: qu or q [default: from the dice]."),
-    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast or reference."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Processes to score with (0: one per core)."),
+    min_length: int | None = typer.Option(
+        None, "--min-length", min=1, metavar="N", help="Shortest word that counts (letters)."
+    ),
+    scoring: str | None = typer.Option(
+        None, "--scoring", metavar="TABLE", help="Scoring preset or a table like 3:1,4:1,5:2."
+    ),
+    bare_q: str | None = typer.Option(
+        None, "--bare-q", metavar="qu|q", help="What a lone q means: qu or q [default: from the dice]."
+    ),
+    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast or reference."),
+    workers: int = typer.Option(
+        1, "--workers", "-w", min=0, metavar="N", help="Processes to score with (0: one per core)."
+    ),
     json_out: bool = typer.Option(False, "--json", help="JSON Lines: one object per input board."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first line that is not a board."),
     store: Path | None = StoreOption,
@@ -57,6 +74,10 @@ def score_cmd(
     A bad line is reported on stderr with its line number and written as an
     error line; the run goes on (exit status 1 at the end) unless --strict.
     """
+    # Everything the user typed is checked before a lexicon is loaded or built.
+    get_solver(engine)
+    if board_file not in (None, "-") and not Path(board_file).is_file():
+        raise BoggleI18nError(f"no board file {board_file}")
     shape = parse_size(size) if size else None
     chosen = select(
         lang=lang,

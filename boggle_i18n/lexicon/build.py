@@ -8,7 +8,7 @@ import os
 import platform
 import time
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
 from importlib.metadata import PackageNotFoundError, version
 from pathlib import Path
@@ -16,11 +16,11 @@ from typing import Any
 
 import marisa_trie
 
-from ..errors import BoggleI18nError, SourceError
-from ..languages import get_language
+from ..errors import BoggleI18nError, LexiconError, SourceError
+from ..languages import Language, get_language
 from ..pipeline.recipe import Recipe, load_recipe
-from ..pipeline.runner import run_stages
-from ..pipeline.sources import ResolvedSource, decode, resolve_source
+from ..pipeline.runner import StageReport, StageRun
+from ..pipeline.sources import ResolvedSource, resolve_source
 from ..pipeline.stages import StageContext
 from ..resources import data_dir
 from ..storage import atomic_write_bytes, atomic_write_text, check_writable_dir, store_dir
@@ -36,29 +36,68 @@ def _version(dist: str) -> str:
         return "unknown"
 
 
+class WordStats:
+    """What the manifest says about the words, gathered while they stream into the trie."""
+
+    def __init__(self) -> None:
+        self.count = 0
+        self.letters: Counter[str] = Counter()
+        self.min_length = 0
+        self.longest = ""
+
+    def add(self, word: str) -> str:
+        self.count += 1
+        self.letters.update(word)
+        n = len(word)
+        if self.count == 1 or n < self.min_length:
+            self.min_length = n
+        if (n, word) > (len(self.longest), self.longest):
+            self.longest = word
+        return word
+
+
+class BlankCheck:
+    """Passes entries through, noting whether any of them had text (an empty list is an error)."""
+
+    def __init__(self, entries: Iterable[str]) -> None:
+        self._entries = entries
+        self.text_seen = False
+
+    def __iter__(self) -> Iterator[str]:
+        for entry in self._entries:
+            if not self.text_seen and entry.strip():
+                self.text_seen = True
+            yield entry
+
+
 def _manifest(
-    recipe: Recipe, source: ResolvedSource, words: list[str], reports: list, trie_bytes: bytes, seconds: float
+    recipe: Recipe,
+    language: Language,
+    source: ResolvedSource,
+    stats: WordStats,
+    reports: list[StageReport],
+    trie_bytes: bytes,
+    seconds: float,
 ) -> dict[str, Any]:
-    letters = Counter(ch for w in words for ch in w)
-    lengths = [len(w) for w in words]
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
         "name": recipe.name,
         "language": recipe.language,
         "description": recipe.description,
+        "status": language.status,
         "source": source.to_dict(),
         "licence": recipe.licence,
         "attribution": recipe.attribution,
         "recipe": recipe.raw,
         "recipe_sha256": recipe.sha256,
         "stages": [r.to_dict() for r in reports],
-        "raw_entries": reports[0].entries_in if reports else len(words),
-        "word_count": len(words),
-        "alphabet": "".join(sorted(letters)),
-        "letter_counts": dict(sorted(letters.items())),
-        "min_length": min(lengths, default=0),
-        "longest_word": max(words, key=lambda w: (len(w), w)) if words else "",
+        "raw_entries": reports[0].entries_in if reports else stats.count,
+        "word_count": stats.count,
+        "alphabet": "".join(sorted(stats.letters)),
+        "letter_counts": dict(sorted(stats.letters.items())),
+        "min_length": stats.min_length,
+        "longest_word": stats.longest,
         "trie_sha256": hashlib.sha256(trie_bytes).hexdigest(),
         "trie_bytes": len(trie_bytes),
         "built_at": datetime.now(UTC).isoformat(timespec="seconds"),
@@ -71,6 +110,20 @@ def _manifest(
     }
 
 
+def stage_context(recipe: Recipe, language: Language) -> StageContext:
+    """The stages' defaults: the language record's letter policy."""
+    return StageContext(
+        vowels=language.vowels,
+        language_dice=language.dice,
+        base_dir=recipe.path.parent if recipe.path else data_dir("pipelines"),
+        alphabet=language.alphabet,
+        fold=dict(language.fold),
+        case=language.case,
+        min_length=language.min_length,
+        max_length=language.max_length,
+    )
+
+
 def build_lexicon(
     name: str,
     *,
@@ -80,8 +133,14 @@ def build_lexicon(
     encoding: str | None = None,
     download: bool = True,
     progress: Progress | None = None,
+    on_bytes: Callable[[int, int], None] | None = None,
 ) -> Lexicon:
-    """Build lexicon `name` (a recipe name or `.toml` path) and save it into the store."""
+    """Build lexicon `name` (a recipe name or `.toml` path) and save it into the store.
+
+    The source is read, hashed and filtered in one streaming pass, so memory
+    grows with the words kept (inside MARISA), not with the file. `progress`
+    gets one-line notes; `on_bytes(read, total)` is called once per 1 MiB read.
+    """
     started = time.perf_counter()
     say = progress or (lambda _msg: None)
     recipe = load_recipe(name)
@@ -91,21 +150,21 @@ def build_lexicon(
     # Before any download or stage: a store that cannot take the result is reported first.
     check_writable_dir(store_dir(store), "lexicon store")
     language = get_language(recipe.language)
-    ctx = StageContext(
-        vowels=language.vowels,
-        language_dice=language.dice,
-        base_dir=recipe.path.parent if recipe.path else data_dir("pipelines"),
-    )
+    run = StageRun(recipe.stages, stage_context(recipe, language))  # a bad recipe fails here, before any reading
     resolved = resolve_source(recipe, source, download=download)
-    say(f"source: {resolved.kind} {resolved.path} ({len(resolved.data):,} bytes)")
-    lines = decode(resolved.data, encoding or recipe.encoding, f"source {resolved.path}")
-    if not any(line.strip() for line in lines):
+    say(f"source: {resolved.kind} {resolved.path}")
+    stats = WordStats()
+    blank = BlankCheck(resolved.lines(encoding or recipe.encoding, on_bytes))
+    # The words stream straight into MARISA's key set: no list of the words is ever held.
+    trie = marisa_trie.Trie(stats.add(w) for w in run.words(blank))
+    reports = run.reports()
+    if not blank.text_seen:
         raise SourceError(f"source {resolved.path} is empty")
-    words, reports = run_stages(lines, recipe.stages, ctx, lambda i, st: say(f"stage {i + 1}: {st}"))
-    if not words:
+    if not stats.count:
         raise BoggleI18nError(f"recipe {recipe.name!r} kept no words from {resolved.path}; is it the right list?")
-    trie_bytes = marisa_trie.Trie(words).tobytes()
-    manifest = _manifest(recipe, resolved, words, reports, trie_bytes, time.perf_counter() - started)
+    trie_bytes = trie.tobytes()
+    del trie
+    manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
     # Trie first, manifest last: a reader trusts a trie only through a manifest naming its sha256.
     atomic_write_bytes(trie_path, trie_bytes)
@@ -114,7 +173,7 @@ def build_lexicon(
     lexicon = Lexicon(
         marisa_trie.Trie().frombytes(trie_bytes), manifest, hashlib.sha256(manifest_text.encode("utf-8")).hexdigest()
     )
-    say(f"built {recipe.name}: {len(words):,} words -> {trie_path}")
+    say(f"built {recipe.name}: {stats.count:,} words -> {trie_path}")
     return lexicon
 
 
@@ -128,24 +187,57 @@ def ensure_lexicon(
     """Load lexicon `name`, building it first from the best available source if it is not built.
 
     `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
+    A lexicon whose manifest names another recipe hash than the current recipe
+    (a shipped recipe updated since, or a user's recipe edited) is rebuilt; if
+    it cannot be (its source is gone), that is an error, never a silent load.
     """
     if name.endswith(".marisa"):
         return Lexicon.load(name)  # a trie file by path: nothing to build
-    recipe = load_recipe(name) if name.endswith(".toml") else None
-    name_in_store = recipe.name if recipe else lexicon_name(name)
+    if not name.endswith(".toml"):
+        name = lexicon_name(name)
+    recipe = _recipe_or_none(name)
+    name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
-    missing = not manifest_path.is_file()
-    if missing or (recipe is not None and _recipe_changed(manifest_path, recipe)):
+    if not manifest_path.is_file():
         check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
             on_build(name_in_store)
-        return build_lexicon(name if recipe else name_in_store, store=store, progress=progress)
+        return build_lexicon(name, store=store, progress=progress)
+    if recipe is not None and (built_with := stale_recipe(manifest_path, recipe)):
+        check_writable_dir(store_dir(store), "lexicon store")
+        if on_build:
+            on_build(name_in_store)
+        try:
+            return build_lexicon(name, store=store, progress=progress)
+        except SourceError as exc:
+            raise LexiconError(
+                f"lexicon {name_in_store!r} was built from an older recipe (sha256 {built_with[:12]}, now "
+                f"{recipe.sha256[:12]}) and cannot be rebuilt: {exc}"
+            ) from None
     return Lexicon.load(name_in_store, store)
 
 
-def _recipe_changed(manifest_path: Path, recipe: Recipe) -> bool:
-    """True if a user's recipe file was edited since its lexicon was built (so it must be rebuilt)."""
+def _recipe_or_none(name: str) -> Recipe | None:
+    """The recipe a lexicon name refers to: a `.toml` path, or a shipped recipe of that name (None for `--as` names)."""
+    if name.endswith(".toml"):
+        return load_recipe(name)
+    if (data_dir("pipelines") / f"{name}.toml").is_file():
+        return load_recipe(name)
+    return None
+
+
+def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
+    """The recipe hash a built lexicon records, if it differs from `recipe`'s (None if current or unknown).
+
+    Only a lexicon built from this very recipe counts: one stored under the same
+    name from another recipe (`--as`) records that recipe's name and is left alone.
+    """
     try:
-        return json.loads(manifest_path.read_text(encoding="utf-8")).get("recipe_sha256") != recipe.sha256
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        recorded = manifest.get("recipe_sha256")
+        recorded_name = manifest.get("recipe", {}).get("name")
     except (OSError, ValueError, AttributeError):
-        return False  # missing or broken: Lexicon.load reports it
+        return None  # missing or broken: Lexicon.load reports it
+    if recorded_name != recipe.name or recorded == recipe.sha256:
+        return None
+    return str(recorded)

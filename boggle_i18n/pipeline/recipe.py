@@ -1,9 +1,21 @@
-"""Recipes: declarative TOML files in `pipelines/` that say how a raw list becomes a lexicon."""
+"""Recipes: declarative TOML files in `pipelines/` that say how a raw list becomes a lexicon.
+
+A recipe may `extends` another recipe or a preset (`pipelines/presets/*.toml`):
+every top-level key it sets replaces the base's (tables such as `[source]` and
+the `stages` list are replaced whole, never merged), so `en-enable2k` states
+only its source. The recipe's hash is taken over the merged content, so editing
+a base changes the hash of every recipe built on it.
+
+Every field is checked when the recipe is loaded, before any work: a wrong type
+gives one line naming the recipe, the stage and the field.
+"""
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import json
+import re
 import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -11,6 +23,7 @@ from typing import Any
 
 from ..errors import RecipeError
 from ..resources import data_dir
+from .runner import check_stage
 
 
 @dataclass(frozen=True)
@@ -24,11 +37,12 @@ class SourceSpec:
     system: tuple[str, ...] = ()
     system_package: str | None = None
     filename: str | None = None
+    upstream: str | None = None
 
 
 @dataclass(frozen=True)
 class Recipe:
-    """A parsed recipe. `raw` is the TOML content; its hash identifies the recipe."""
+    """A parsed recipe. `raw` is the merged TOML content; its hash identifies the recipe."""
 
     name: str
     language: str
@@ -40,10 +54,11 @@ class Recipe:
     stages: tuple[tuple[str, dict[str, Any]], ...]
     path: Path | None = None
     raw: dict[str, Any] = field(default_factory=dict, compare=False)
+    extends: tuple[str, ...] = ()
 
     @property
     def sha256(self) -> str:
-        """Hash of the recipe's content (not its comments or layout)."""
+        """Hash of the recipe's merged content (not its comments, layout or base's file name)."""
         canon = json.dumps(self.raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
@@ -54,44 +69,163 @@ class Recipe:
 
 
 def recipe_names() -> list[str]:
-    """Names of the shipped recipes."""
+    """Names of the shipped recipes (presets are not recipes: they cannot be built alone)."""
     return sorted(p.stem for p in data_dir("pipelines").glob("*.toml"))
 
 
-def _parse(raw: dict[str, Any], where: str, path: Path | None) -> Recipe:
+# --- schema -------------------------------------------------------------------------------
+
+_TOP: dict[str, type | tuple[type, ...]] = {
+    "name": str,
+    "language": str,
+    "description": str,
+    "licence": str,
+    "attribution": str,
+    "encoding": str,
+    "source": dict,
+    "stages": list,
+    "extends": str,
+}
+_REQUIRED = ("name", "language", "licence", "source", "stages")
+_SOURCE: dict[str, type] = {
+    "name": str,
+    "version": str,
+    "url": str,
+    "sha256": str,
+    "system": list,
+    "system_package": str,
+    "filename": str,
+    "upstream": str,
+}
+_NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
+_SHA = re.compile(r"^[0-9a-f]{64}$")
+
+
+def _type_name(t: type | tuple[type, ...]) -> str:
+    names = {str: "a string", dict: "a table", list: "a list", int: "an integer", bool: "true or false"}
+    return names.get(t, str(t)) if isinstance(t, type) else " or ".join(names.get(x, str(x)) for x in t)
+
+
+def _check_field(where: str, key: str, value: Any, expected: type | tuple[type, ...]) -> None:
+    if not isinstance(value, expected) or (isinstance(value, bool) and expected is not bool):
+        raise RecipeError(f"{where}: field {key!r} must be {_type_name(expected)}, not {value!r}")
+
+
+def _validate(raw: dict[str, Any], where: str) -> None:
+    """Check every field of a merged recipe; one line naming the recipe, the stage and the field."""
+    for key, value in raw.items():
+        if key not in _TOP:
+            raise RecipeError(f"{where}: unknown field {key!r} (known: {', '.join(_TOP)})")
+        _check_field(where, key, value, _TOP[key])
+    for key in _REQUIRED:
+        if key not in raw:
+            raise RecipeError(f"{where}: missing field {key!r}")
+    if not _NAME.match(raw["name"]):
+        raise RecipeError(
+            f"{where}: field 'name' must be lower-case letters, digits, '.', '_' or '-', not {raw['name']!r}"
+        )
+    if "encoding" in raw:
+        try:
+            codecs.lookup(raw["encoding"])
+        except LookupError:
+            raise RecipeError(f"{where}: field 'encoding': unknown encoding {raw['encoding']!r}") from None
+    src = raw["source"]
+    for key, value in src.items():
+        if key not in _SOURCE:
+            raise RecipeError(f"{where}: [source] unknown field {key!r} (known: {', '.join(_SOURCE)})")
+        _check_field(f"{where}: [source]", key, value, _SOURCE[key])
+    if "name" not in src:
+        raise RecipeError(f"{where}: [source] missing field 'name'")
+    if not all(isinstance(p, str) for p in src.get("system", [])):
+        raise RecipeError(f"{where}: [source] field 'system' must be a list of paths (strings)")
+    if "sha256" in src and not _SHA.match(src["sha256"]):
+        raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
+    for i, st in enumerate(raw["stages"], 1):
+        if not isinstance(st, dict):
+            raise RecipeError(f"{where}: stage {i} must be a table ([[stages]]), not {st!r}")
+        if "stage" not in st:
+            raise RecipeError(f"{where}: stage {i} has no 'stage' field")
+        if not isinstance(st["stage"], str):
+            raise RecipeError(f"{where}: stage {i}: field 'stage' must be a string, not {st['stage']!r}")
+        params = {k: v for k, v in st.items() if k != "stage"}
+        try:
+            check_stage(i, st["stage"], params)
+        except RecipeError as exc:
+            raise RecipeError(f"{where}: {exc}") from None
+
+
+# --- loading and extends ------------------------------------------------------------------
+
+
+def _read_toml(path: Path) -> dict[str, Any]:
     try:
-        src = raw["source"]
-        source = SourceSpec(
-            name=src["name"],
-            version=src.get("version"),
-            url=src.get("url"),
-            sha256=src.get("sha256"),
-            system=tuple(src.get("system", ())),
-            system_package=src.get("system_package"),
-            filename=src.get("filename"),
-        )
-        stages = []
-        for i, st in enumerate(raw["stages"], 1):
-            params = dict(st)
-            if "stage" not in params:
-                raise RecipeError(f"{where}: stage {i} has no 'stage' key")
-            stages.append((params.pop("stage"), params))
-        return Recipe(
-            name=raw["name"],
-            language=raw["language"],
-            description=raw.get("description", ""),
-            licence=raw["licence"],
-            attribution=raw.get("attribution", ""),
-            encoding=raw.get("encoding", "utf-8"),
-            source=source,
-            stages=tuple(stages),
-            path=path,
-            raw=raw,
-        )
-    except KeyError as exc:
-        raise RecipeError(f"{where}: missing key {exc.args[0]!r}") from None
-    except TypeError as exc:
-        raise RecipeError(f"{where}: malformed ({exc})") from None
+        with path.open("rb") as handle:
+            return tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise RecipeError(f"recipe {path}: {exc}") from None
+    except OSError as exc:
+        raise RecipeError(f"recipe {path}: {exc.strerror}") from None
+
+
+def _base_path(ref: str, child: Path) -> Path:
+    """Where `extends = ref` points: a `.toml` path beside the child, a shipped recipe, or a preset."""
+    if ref.endswith(".toml"):
+        return child.parent / ref
+    for folder in (data_dir("pipelines"), data_dir("pipelines") / "presets"):
+        candidate = folder / f"{ref}.toml"
+        if candidate.is_file():
+            return candidate
+    raise RecipeError(f"recipe {child}: extends unknown recipe or preset {ref!r}")
+
+
+def _merged(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
+    """The recipe at `path` with its bases applied (top-level keys replace the base's)."""
+    raw = _read_toml(path)
+    ref = raw.get("extends")
+    if ref is None:
+        return raw, ()
+    if not isinstance(ref, str):
+        raise RecipeError(f"recipe {path}: field 'extends' must be a string, not {ref!r}")
+    base = _base_path(ref, path).resolve()
+    if base in seen or base == path.resolve():
+        raise RecipeError(f"recipe {path}: extends {ref!r} makes a cycle")
+    if len(seen) > 8:
+        raise RecipeError(f"recipe {path}: extends chain is too deep")
+    if not base.is_file():
+        raise RecipeError(f"recipe {path}: extends {ref!r}, but {base} is not there")
+    base_raw, chain = _merged(base, (*seen, path.resolve()))
+    merged = {k: v for k, v in base_raw.items() if k != "extends"}
+    merged.update({k: v for k, v in raw.items() if k != "extends"})
+    return merged, (ref, *chain)
+
+
+def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[str, ...] = ()) -> Recipe:
+    _validate(raw, where)
+    src = raw["source"]
+    source = SourceSpec(
+        name=src["name"],
+        version=src.get("version"),
+        url=src.get("url"),
+        sha256=src.get("sha256"),
+        system=tuple(src.get("system", ())),
+        system_package=src.get("system_package"),
+        filename=src.get("filename"),
+        upstream=src.get("upstream"),
+    )
+    stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
+    return Recipe(
+        name=raw["name"],
+        language=raw["language"],
+        description=raw.get("description", ""),
+        licence=raw["licence"],
+        attribution=raw.get("attribution", ""),
+        encoding=raw.get("encoding", "utf-8"),
+        source=source,
+        stages=stages,
+        path=path,
+        raw=raw,
+        extends=extends,
+    )
 
 
 def load_recipe(name_or_path: str) -> Recipe:
@@ -103,12 +237,8 @@ def load_recipe(name_or_path: str) -> Recipe:
             raise RecipeError(f"recipe file {path} not found")
     else:
         path = data_dir("pipelines") / f"{name_or_path}.toml"
-        if not path.is_file():
+        if not _NAME.match(name_or_path) or not path.is_file():
             known = ", ".join(recipe_names())
             raise RecipeError(f"unknown lexicon recipe {name_or_path!r} (known: {known}; or give a .toml path)")
-    try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise RecipeError(f"recipe {path}: {exc}") from None
-    return _parse(raw, f"recipe {path}", path)
+    raw, chain = _merged(path)
+    return _parse(raw, f"recipe {path}", path, chain)

@@ -7,12 +7,15 @@ the recipe, then an installed system list (Debian's `wdutch` puts OpenTaal at
 
 from __future__ import annotations
 
+import codecs
 import hashlib
 import os
 import shutil
 import subprocess
-from dataclasses import dataclass
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import BinaryIO
 
 from ..errors import SourceError
 from ..storage import cache_dir
@@ -20,22 +23,61 @@ from .recipe import Recipe
 
 OFFLINE_ENV = "BOGGLE_I18N_OFFLINE"
 DOWNLOAD_TIMEOUT = 30
+CHUNK = 1 << 20  # bytes read at a time: memory stays flat whatever the list's size
 
 
-@dataclass(frozen=True)
+@dataclass
 class ResolvedSource:
-    """The raw bytes of a word list and where they came from."""
+    """Where a word list is and what it is; its bytes are read (and hashed) only by `lines`.
+
+    `sha256` is known up front for a cached or downloaded list (it was checked);
+    for a local file or system list it is filled in by the streaming read.
+    """
 
     kind: str  # "file", "cache", "system" or "download"
     path: Path
     name: str
     version: str | None
     url: str | None
-    sha256: str
-    data: bytes
+    sha256: str | None
+    size: int = field(default=0)
+    package: str | None = None  # the Debian package of a system list
+    upstream: str | None = None  # where the list is maintained (the recipe's `upstream`)
+
+    def lines(self, encoding: str, progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
+        """The entries, one per line, split on newline (b"\\n") only; hashes the bytes on the way.
+
+        Only LF ends an entry: U+0085, U+2028 or a Latin-1 0x85 byte inside an
+        entry stay in it (str.splitlines would split there). A byte the declared
+        encoding cannot decode stops the read with its value and file offset.
+        `progress(bytes_read, total_bytes)` is called once per chunk.
+        """
+        _check_encoding(encoding)
+        digest = hashlib.sha256()
+        total = _size(self.path)
+        offset = 0  # file offset of `pending`'s first byte
+        pending = b""
+        with _open(self.path) as handle:
+            while chunk := handle.read(CHUNK):
+                digest.update(chunk)
+                pending += chunk
+                parts = pending.split(b"\n")
+                pending = parts.pop()
+                for raw in parts:
+                    yield _decode_line(raw, encoding, offset, self.path)
+                    offset += len(raw) + 1
+                if progress:
+                    progress(offset + len(pending), total)
+        if pending:
+            yield _decode_line(pending, encoding, offset, self.path)
+            offset += len(pending)
+        sha = digest.hexdigest()
+        if self.sha256 is not None and sha != self.sha256:
+            raise SourceError(f"source {self.path} changed while it was read (sha256 {sha[:16]}...)")
+        self.sha256, self.size = sha, offset
 
     def to_dict(self) -> dict[str, object]:
-        """JSON form for the manifest."""
+        """JSON form for the manifest (after `lines` has been read through)."""
         return {
             "kind": self.kind,
             "path": str(self.path),
@@ -43,19 +85,62 @@ class ResolvedSource:
             "version": self.version,
             "url": self.url,
             "sha256": self.sha256,
-            "bytes": len(self.data),
+            "bytes": self.size,
+            "package": self.package,
+            "upstream": self.upstream,
         }
 
 
-def _read(path: Path) -> bytes:
+def _check_encoding(encoding: str) -> None:
+    """Entries are split on the byte 0x0a, so the encoding must write LF as that one byte."""
     try:
-        return path.read_bytes()
+        codecs.lookup(encoding)
+    except LookupError:
+        raise SourceError(f"unknown encoding {encoding!r}") from None
+    if "\n".encode(encoding) != b"\n" or "a".encode(encoding) != b"a":
+        raise SourceError(f"encoding {encoding!r} is not ASCII-compatible; convert the list to UTF-8 first")
+
+
+def _decode_line(raw: bytes, encoding: str, offset: int, path: Path) -> str:
+    try:
+        return raw.decode(encoding)
+    except UnicodeDecodeError as exc:
+        raise SourceError(
+            f"source {path} is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} "
+            "(set `encoding` in the recipe or pass --encoding)"
+        ) from None
+
+
+def _open(path: Path) -> BinaryIO:
+    try:
+        return path.open("rb")
     except FileNotFoundError:
         raise SourceError(f"source file {path} not found") from None
     except IsADirectoryError:
         raise SourceError(f"source {path} is a folder, not a word list") from None
     except OSError as exc:
         raise SourceError(f"cannot read source {path}: {exc.strerror}") from None
+
+
+def _size(path: Path) -> int:
+    try:
+        return path.stat().st_size
+    except OSError:
+        return 0
+
+
+def _check_readable(path: Path) -> None:
+    """Fail now (not mid-build) if `path` cannot be opened."""
+    _open(path).close()
+
+
+def file_sha256(path: Path) -> str:
+    """sha256 of a file, read in chunks."""
+    digest = hashlib.sha256()
+    with _open(path) as handle:
+        while chunk := handle.read(CHUNK):
+            digest.update(chunk)
+    return digest.hexdigest()
 
 
 def _cached_path(recipe: Recipe) -> Path | None:
@@ -116,22 +201,23 @@ def resolve_source(
     spec = recipe.source
     if source is not None:
         path = Path(source).expanduser()
-        data = _read(path)
-        return ResolvedSource("file", path, spec.name, None, None, hashlib.sha256(data).hexdigest(), data)
+        _check_readable(path)
+        return ResolvedSource("file", path, spec.name, None, None, None, upstream=spec.upstream)
     tried = []
     cached = _cached_path(recipe)
     if cached is not None and cached.is_file():
-        data = cached.read_bytes()
-        sha = hashlib.sha256(data).hexdigest()
+        sha = file_sha256(cached)
         if sha == spec.sha256:
-            return ResolvedSource("cache", cached, spec.name, spec.version, spec.url, sha, data)
+            return ResolvedSource("cache", cached, spec.name, spec.version, spec.url, sha, upstream=spec.upstream)
         tried.append(f"cached {cached} has a wrong checksum")
     for system in spec.system:
         path = Path(system)
         if path.is_file():
-            data = _read(path)
+            _check_readable(path)
             version = _package_version(spec.system_package)
-            return ResolvedSource("system", path, spec.name, version, None, hashlib.sha256(data).hexdigest(), data)
+            return ResolvedSource(
+                "system", path, spec.name, version, None, None, package=spec.system_package, upstream=spec.upstream
+            )
     if spec.system:
         tried.append(f"no {' or '.join(spec.system)}")
     if spec.url and spec.sha256 and cached is not None:
@@ -143,20 +229,7 @@ def resolve_source(
             except SourceError as exc:
                 tried.append(str(exc))
             else:
-                data = cached.read_bytes()
-                return ResolvedSource("download", cached, spec.name, spec.version, spec.url, spec.sha256, data)
+                return ResolvedSource(
+                    "download", cached, spec.name, spec.version, spec.url, spec.sha256, upstream=spec.upstream
+                )
     raise _no_source_error(recipe, tried)
-
-
-def decode(data: bytes, encoding: str, where: str) -> list[str]:
-    """Decode raw bytes into lines, with a one-line error naming the bad byte."""
-    try:
-        text = data.decode(encoding)
-    except UnicodeDecodeError as exc:
-        raise SourceError(
-            f"{where} is not valid {encoding}: byte 0x{data[exc.start]:02x} at offset {exc.start} "
-            "(set `encoding` in the recipe or pass --encoding)"
-        ) from None
-    except LookupError:
-        raise SourceError(f"unknown encoding {encoding!r}") from None
-    return text.splitlines()

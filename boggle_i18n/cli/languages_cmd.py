@@ -1,0 +1,49 @@
+"""`languages`: every language with its lexicon recipes, build status, boards and alphabet."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..language_info import language_overview
+from . import app
+from .common import StoreOption, emit, handle_errors, to_json
+
+
+def _lexicons(entry: dict[str, Any]) -> str:
+    parts = []
+    for lex in entry["lexicons"]:
+        state = lex["state"]
+        if state == "built":
+            state = f"built, {lex['word_count']:,} words"
+        parts.append(f"{lex['name']} ({state})")
+    return "; ".join(parts) or "(no recipe)"
+
+
+def languages_table(entries: list[dict[str, Any]]) -> str:
+    """One block per language: code, name and status, then its lexicons, boards and alphabet."""
+    lines = []
+    for e in entries:
+        status = f"beta: {e['status_reason']}" if e["status"] == "beta" else e["status"]
+        boards = e["boards"]
+        board_text = ", ".join(boards["dice"]) if boards["kind"] == "dice" else f"distribution ({boards['note']})"
+        lines += [
+            f"{e['code']:<6} {e['name']}  [{status}]",
+            f"       lexicons: {_lexicons(e)}",
+            f"       boards:   {board_text}",
+            f"       alphabet: {e['alphabet']}" + (f"  (bare q = {e['bare_q']})" if e["bare_q"] else ""),
+        ]
+    return "\n".join(lines)
+
+
+@app.command("languages")
+@handle_errors
+def languages_cmd(
+    store: Path | None = StoreOption,
+    json_out: bool = typer.Option(False, "--json", help="Print the languages as JSON."),
+) -> None:
+    """List every language: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
+    entries = language_overview(store)
+    emit(to_json(entries) if json_out else languages_table(entries))

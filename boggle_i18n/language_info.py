@@ -1,0 +1,69 @@
+"""What `boggle-i18n languages` shows: every language with its recipes, build status, boards and alphabet."""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from .languages import Language, languages
+from .lexicon.build import stale_recipe
+from .lexicon.store import built_lexicons, lexicon_paths
+from .pipeline.recipe import load_recipe, recipe_names
+
+
+def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.PathLike[str] | None) -> dict[str, Any]:
+    """One recipe of a language: its source package and whether (and how freshly) it is built."""
+    recipe = load_recipe(name)
+    manifest = built.get(name)
+    state = "not built"
+    if manifest is not None:
+        stale = stale_recipe(lexicon_paths(name, store)[1], recipe)
+        state = "stale (built from an older recipe)" if stale else "built"
+    return {
+        "name": name,
+        "state": state,
+        "word_count": manifest.get("word_count") if manifest else None,
+        "source": recipe.source.name,
+        "package": recipe.source.system_package,
+        "licence": recipe.licence,
+    }
+
+
+def _boards(lang: Language) -> dict[str, Any]:
+    if lang.boards == "dice":
+        return {"kind": "dice", "dice": list(lang.dice)}
+    return {"kind": "distribution", "dice": [], "note": "letter distribution derived from the built lexicon"}
+
+
+def _bare_q(lang: Language) -> str | None:
+    """What a bare `q` typed on a board means (None for alphabets without q)."""
+    if "q" not in lang.alphabet:
+        return None
+    return "qu" if lang.shorthands.get("q") == "qu" else "q"
+
+
+def language_overview(store: str | os.PathLike[str] | None = None) -> list[dict[str, Any]]:
+    """Every shipped language, sorted by code, as plain data (the CLI prints it; `--json` dumps it)."""
+    built = built_lexicons(store)
+    shipped = set(recipe_names())
+    out = []
+    for code, lang in sorted(languages().items()):
+        names = [n for n in lang.lexicons if n in shipped]
+        out.append(
+            {
+                "code": code,
+                "name": lang.name,
+                "status": lang.status,
+                "status_reason": lang.status_reason,
+                "default_lexicon": lang.lexicon,
+                "lexicons": [_recipe_status(n, built, store) for n in names],
+                "boards": _boards(lang),
+                "alphabet": lang.alphabet,
+                "vowels": lang.vowels,
+                "case": lang.case,
+                "fold": dict(lang.fold),
+                "bare_q": _bare_q(lang),
+                "min_length": lang.min_length,
+            }
+        )
+    return out

@@ -1,0 +1,136 @@
+"""Build every shipped lexicon in its own process and report wall time and peak memory.
+
+Each build runs as `python -m boggle_i18n build-lexicon NAME --store TMP --json` in a
+child process; its peak RSS comes from `os.wait4` (the child's own rusage), so one
+build's memory never hides another's. Recipes without a Debian list (ENABLE) take
+their list from ../shared/data/lexicons when it is there.
+
+    python tools/measure_builds.py                    # print the Markdown table
+    python tools/measure_builds.py --write docs/languages.md   # replace the marked section
+
+Figures depend on the machine (and on what else runs on it): the table names both.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data" / "lexicons"
+LOCAL_SOURCES = {"en": SHARED / "en-enable1.txt", "en-enable2k": SHARED / "en-enable2k.txt"}
+START = "<!-- measure_builds:start -->"
+END = "<!-- measure_builds:end -->"
+
+
+def recipes() -> list[str]:
+    sys.path.insert(0, str(REPO))
+    from boggle_i18n.pipeline import recipe_names
+
+    return recipe_names()
+
+
+def measure(name: str, store: Path) -> dict | None:
+    """One build in a child process: its manifest, wall seconds and peak RSS in MiB (None if no source)."""
+    cmd = [sys.executable, "-m", "boggle_i18n", "build-lexicon", name, "--store", str(store), "--json", "--no-download"]
+    if name in LOCAL_SOURCES:
+        if not LOCAL_SOURCES[name].is_file():
+            return None
+        cmd += ["--source", str(LOCAL_SOURCES[name])]
+    started = time.perf_counter()
+    with tempfile.TemporaryFile() as err:
+        # stdout is read to the end, then the child is reaped by wait4 (not wait) to get its own rusage.
+        proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=err, cwd=REPO)
+        assert proc.stdout is not None
+        out = proc.stdout.read()
+        _, status, usage = os.wait4(proc.pid, 0)
+        seconds = time.perf_counter() - started
+        if os.waitstatus_to_exitcode(status) != 0:
+            err.seek(0)
+            print(f"{name}: {err.read().decode().strip()}", file=sys.stderr)
+            return None
+    manifest = json.loads(out)
+    return {"manifest": manifest, "seconds": seconds, "peak_mib": usage.ru_maxrss / 1024}
+
+
+def table(rows: list[dict]) -> str:
+    head = "| recipe | language | status | source (package version) | raw entries | words | build s | peak MiB |"
+    lines = [head, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    for row in rows:
+        m = row["manifest"]
+        src = m["source"]
+        pkg = f"{src['package']} {src['version']}" if src.get("package") else f"{src['name']} ({src['kind']})"
+        lines.append(
+            f"| `{m['name']}` | {m['language']} | {m.get('status', '')} | {pkg} | {m['raw_entries']:,} | "
+            f"{m['word_count']:,} | {row['seconds']:.1f} | {row['peak_mib']:.0f} |"
+        )
+    return "\n".join(lines)
+
+
+def effects(rows: list[dict]) -> str:
+    """What each stage of each recipe dropped, changed or (allowlist) saved, with examples."""
+    lines = [
+        "| recipe | # | stage | in | dropped | changed | examples |",
+        "| --- | ---: | --- | ---: | ---: | ---: | --- |",
+    ]
+    for row in rows:
+        m = row["manifest"]
+        for i, st in enumerate(m["stages"], 1):
+            saved = st.get("allowed")
+            if not (st["dropped"] or st["changed"] or saved):
+                continue
+            examples = ", ".join(f"`{e}`" for e in st["examples"])
+            if saved:
+                examples += f"; allowlist saved {len(saved)}: " + ", ".join(f"`{e}`" for e in saved)
+            lines.append(
+                f"| `{m['name']}` | {i} | {st['stage']} | {st['in']:,} | {st['dropped']:,} | {st['changed']:,} | "
+                f"{examples} |"
+            )
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--write", type=Path, help="Markdown file whose marked section to replace")
+    args = parser.parse_args()
+    rows = []
+    load_before = os.getloadavg()[0]
+    with tempfile.TemporaryDirectory() as tmp:
+        for name in recipes():
+            result = measure(name, Path(tmp) / "store")
+            if result is None:
+                print(f"{name}: skipped (no source)", file=sys.stderr)
+                continue
+            print(f"{name}: {result['seconds']:.1f} s, {result['peak_mib']:.0f} MiB", file=sys.stderr)
+            rows.append(result)
+    cpu = platform.processor() or platform.machine()
+    body = (
+        f"Measured by `python tools/measure_builds.py --write docs/languages.md` on {time.strftime('%Y-%m-%d')}, "
+        f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}), one build at a time, each in its own "
+        f"process (peak RSS from `wait4`); load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} "
+        "after (other work on the machine slows the times, not the memory). Wall time includes start-up "
+        "(about 0.3 s).\n\n"
+        + table(rows)
+        + "\n\nWhat each stage did (stages that dropped, changed or saved nothing are left out):\n\n"
+        + effects(rows)
+    )
+    if args.write:
+        text = args.write.read_text(encoding="utf-8")
+        if START not in text or END not in text:
+            raise SystemExit(f"{args.write} has no {START} ... {END} section")
+        before, rest = text.split(START, 1)
+        _, after = rest.split(END, 1)
+        args.write.write_text(f"{before}{START}\n{body}\n{END}{after}", encoding="utf-8")
+    else:
+        print(body)
+
+
+if __name__ == "__main__":
+    main()
