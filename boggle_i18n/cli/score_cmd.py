@@ -122,11 +122,25 @@ def score_cmd(
     boards = bad = total = 0
     with source as stream:
         counting = _Counting(stream)
-        progress = _progress(total_bytes)
+        progress = None
         try:
             for chunk in score_stream(board_lines(counting), settings, workers=workers, lexicon=lexicon):
                 for message in chunk.notes:
                     note(message)
+                if not chunk.errors and not json_out:  # the usual chunk, in one join
+                    boards += len(chunk.texts)
+                    total += sum(chunk.scores)
+                    out.write(
+                        "".join(
+                            f"{t}\t{s}\t{w}\n" for t, s, w in zip(chunk.texts, chunk.scores, chunk.words, strict=True)
+                        )
+                    )
+                    out.flush()
+                    if progress is None:
+                        progress = _progress(total_bytes)
+                    if progress is not None:
+                        progress.update(counting.read, boards)
+                    continue
                 parts: list[str] = []
                 for i, (line, text) in enumerate(zip(chunk.lines, chunk.texts, strict=True)):
                     error = chunk.errors.get(i)
@@ -144,6 +158,8 @@ def score_cmd(
                     parts.append(_line(line, text, chunk.scores[i], chunk.words[i], json_out))
                 out.write("".join(parts))
                 out.flush()
+                if progress is None:
+                    progress = _progress(total_bytes)  # after the first chunk: worker processes are started
                 if progress is not None:
                     progress.update(counting.read, boards)
         except UnicodeDecodeError as exc:

@@ -10,6 +10,7 @@ from ..api import solve
 from ..board.notation import parse_board, parse_board_file, parse_size
 from ..errors import BoardError
 from ..selection import Selection, select
+from ..solver.base import get_solver
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
 from .render import render_result
@@ -108,6 +109,12 @@ def solve_cmd(
         None, "--bare-q", metavar="qu|q", help="What a lone q means [default: from the dice].", show_default=False
     ),
     paths: bool = typer.Option(False, "--paths", help="Draw each word's path on the grid."),
+    engine: str = typer.Option(
+        "reference",
+        "--engine",
+        metavar="NAME",
+        help="Engine: reference (no start-up cost, best for one board) or fast (numba; pays its import once).",
+    ),
     json_out: bool = typer.Option(
         False, "--json", help="Print one JSON object (board, lang, dice, lexicon, rules, score, words with paths)."
     ),
@@ -115,6 +122,7 @@ def solve_cmd(
     store: Path | None = StoreOption,
 ) -> None:
     """Solve a board: every word, its points and its path, and the total score."""
+    get_solver(engine)  # an unknown engine is a usage error, before any work
     text, file_format = read_board_text(board, board_file)
     chosen = select(
         lang=lang,
@@ -134,7 +142,7 @@ def solve_cmd(
     for message in chosen.warnings:
         warn(message)
     lexicon = load_or_build(name, store)
-    result = solve(parsed, lexicon, chosen.rules)
+    result = solve(parsed, lexicon, chosen.rules, engine=engine)
     if json_out:
         data = result.to_dict()
         data = {**{k: data[k] for k in ("board", "rows", "cols")}, **_choice(chosen), **data}

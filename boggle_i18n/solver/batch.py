@@ -129,18 +129,24 @@ class LineScorer:
         words = [0] * n
         errors: dict[int, str] = {}
         groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
+        parse = self._parse
         for i, (_, text) in enumerate(chunk):
             try:
-                shape, codes = self._parse(text)
+                shape, codes = parse(text)
             except BoggleI18nError as exc:
                 errors[i] = str(exc)
                 continue
-            positions, flat = groups.setdefault(shape, ([], []))
-            positions.append(i)
-            flat.extend(codes)
+            group = groups.get(shape)
+            if group is None:
+                group = groups[shape] = ([], [])
+            group[0].append(i)
+            group[1].extend(codes)
         for shape, (positions, flat) in groups.items():
             array = np.asarray(flat, dtype=np.int32).reshape(len(positions), shape[0] * shape[1])
             got_scores, got_words = self.scorer(shape).score_codes(array)
+            if len(positions) == n:  # the usual chunk: every line a board of one shape
+                scores, words = got_scores.tolist(), got_words.tolist()
+                break
             for i, score, count in zip(positions, got_scores.tolist(), got_words.tolist(), strict=True):
                 scores[i] = score
                 words[i] = count
@@ -205,13 +211,21 @@ def score_stream(
         return
     import multiprocessing
 
-    # Prepare (and cache) the compiled lexicon once, before any worker starts.
     first = next(chunks, None)
     if first is None:
         return
-    yield local.score_chunk(first)
-    context = multiprocessing.get_context("spawn")
-    with context.Pool(workers, initializer=_init_worker, initargs=(settings,)) as pool:
+    # Score the first chunk here: the compiled lexicon is mapped, the kernels loaded, the scorers
+    # prepared. Forked workers then start with all of it (the trie pages shared, not copied);
+    # where fork is missing, spawned workers load the lexicon by name and map the same cache file.
+    result = local.score_chunk(first)
+    global _WORKER
+    if "fork" in multiprocessing.get_all_start_methods():
+        _WORKER = local
+        pool = multiprocessing.get_context("fork").Pool(workers)
+    else:  # pragma: no cover - not Linux
+        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(settings,))
+    with pool:
+        yield result
         yield from pool.imap(_work, chunks, chunksize=1)
 
 

@@ -1,0 +1,272 @@
+"""Engine speed, measured in one run: boards/s per engine, ratios, load and JIT time, peak RSS, `score` end to end.
+
+    python benchmarks/bench_engines.py [--boards N] [--repeat R] [--score-boards N] [--quick]
+
+The workload of the field's published figures: seeded uniform random boards over
+a-z with q = qu, ENABLE2K, 3+ letters, the classic 4x4 table on every size. Each
+engine scores the same boards; so does a plain set-of-prefixes Python solver
+written below (the usual 40-line solver), the baseline of the ratios. Dutch
+boards are rolled from the `nl-4x4` dice and scored on `nl`. Last, whole
+`boggle-i18n score` processes read a file of boards with 1 and 2 workers.
+Lexicons are built from ../shared into a temporary store. Figures are medians of
+R runs; nothing here is asserted by a test.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SHARED = REPO.parent / "shared" / "data" / "lexicons"
+LETTERS = "abcdefghijklmnopqrstuvwxyz"
+
+
+def median_time(fn, repeat: int) -> float:  # type: ignore[no-untyped-def]
+    """Median wall time of `fn()`."""
+    times = []
+    for _ in range(repeat):
+        started = time.perf_counter()
+        fn()
+        times.append(time.perf_counter() - started)
+    return statistics.median(times)
+
+
+def random_boards(n: int, cells: int, seed: int) -> list[str]:
+    """Uniform random boards as strings of a-z (q is read as qu)."""
+    rng = random.Random(seed)
+    return ["".join(rng.choice(LETTERS) for _ in range(cells)) for _ in range(n)]
+
+
+# --------------------------------------------------------------------------- the baseline
+
+
+def prefix_solver(words: set[str], prefixes: set[str], faces: list[str], side: int, points: list[int]) -> int:
+    """The usual pure-Python solver: DFS over cells, pruned by a set of every prefix."""
+    adjacent = [
+        [
+            r2 * side + c2
+            for r2 in range(max(0, r - 1), min(side, r + 2))
+            for c2 in range(max(0, c - 1), min(side, c + 2))
+            if (r2, c2) != (r, c)
+        ]
+        for r in range(side)
+        for c in range(side)
+    ]
+    found: set[str] = set()
+
+    def walk(cell: int, text: str, used: int) -> None:
+        if text in words:
+            found.add(text)
+        for nxt in adjacent[cell]:
+            if not used >> nxt & 1:
+                longer = text + faces[nxt]
+                if longer in prefixes:
+                    walk(nxt, longer, used | 1 << nxt)
+
+    for cell in range(side * side):
+        if faces[cell] in prefixes:
+            walk(cell, faces[cell], 1 << cell)
+    return sum(points[min(len(w), len(points) - 1)] for w in found)
+
+
+# --------------------------------------------------------------------------- one engine in a child process
+
+
+def child(store: str, lexicon_name: str, engine: str, boards_file: str, cells: int, repeat: int) -> None:
+    """Load, prepare and score in a fresh process; print timings as JSON (peak RSS is read by the parent)."""
+    started = time.perf_counter()
+    import numpy as np
+
+    from boggle_i18n import Lexicon
+    from boggle_i18n.scoring import get_scoring
+    from boggle_i18n.solver import Rules
+    from boggle_i18n.solver.scorer import prepare_scorer
+
+    imported = time.perf_counter()
+    lexicon = Lexicon.load(lexicon_name, store)
+    loaded = time.perf_counter()
+    side = int(cells**0.5)
+    language_q = {"q": "qu"} if lexicon.manifest.get("language") == "en" else {}
+    scorer = prepare_scorer(lexicon, Rules(3, get_scoring("classic-4x4"), True), (side, side), engine=engine)
+    prepared = time.perf_counter()
+    texts = Path(boards_file).read_text().split()
+    flat = [scorer.codec.index(language_q.get(ch, ch)) for text in texts for ch in text]
+    codes = np.asarray(flat, dtype=np.int32).reshape(len(texts), cells)
+    first_started = time.perf_counter()
+    scorer.score_codes(codes[:1])
+    first = time.perf_counter() - first_started
+    seconds = median_time(lambda: scorer.score_codes(codes), repeat)
+    scores, _ = scorer.score_codes(codes)
+    print(
+        json.dumps(
+            {
+                "import": imported - started,
+                "load": loaded - imported,
+                "prepare": prepared - loaded,
+                "first_call": first,
+                "boards_per_s": len(texts) / seconds,
+                "mean_score": float(scores.mean()),
+                "peak_mib": peak_mib(),
+            }
+        )
+    )
+
+
+def peak_mib(pid: int | str = "self") -> float:
+    """VmHWM (peak resident memory) of a process, in MiB.
+
+    Read from /proc rather than getrusage: a child's ru_maxrss keeps the parent's
+    peak across fork and exec, and this script's parent holds big word sets.
+    """
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmHWM:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def run_child(args: list[str]) -> tuple[dict[str, float], float]:
+    """Run this script as a child; (its JSON, its peak RSS in MiB)."""
+    out = subprocess.run([sys.executable, __file__, "--child", *args], capture_output=True, text=True, check=False)
+    if out.returncode:
+        raise SystemExit(f"child {args} failed: {out.stderr}")
+    data = json.loads(out.stdout)
+    return data, data["peak_mib"]
+
+
+def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tuple[float, float, str]:
+    """One whole `boggle-i18n score` process: (seconds, peak RSS of the main process in MiB, total score)."""
+    env = {**os.environ, "BOGGLE_I18N_HOME": store}
+    exe = Path(sys.executable).with_name("boggle-i18n")
+    started = time.perf_counter()
+    proc = subprocess.Popen(
+        [str(exe), "score", str(boards_file), "--lexicon", lexicon, "--workers", str(workers), "--min-length", "3",
+         "--scoring", "classic-4x4"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
+    )  # fmt: skip
+    peak = 0.0
+    while proc.poll() is None:  # VmHWM only grows: the last reading before exit is the peak
+        try:
+            peak = max(peak, peak_mib(proc.pid))
+        except (OSError, ValueError):
+            pass
+        time.sleep(0.01)
+    seconds = time.perf_counter() - started
+    err = proc.stderr.read() if proc.stderr else ""
+    if proc.returncode:
+        raise SystemExit(f"score failed: {err}")
+    total = err.strip().rsplit("total score ", 1)[-1]
+    return seconds, peak, total
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--boards", type=int, default=50_000, help="boards per size for the fast engine")
+    parser.add_argument("--repeat", type=int, default=5, help="runs per figure (medians)")
+    parser.add_argument("--score-boards", type=int, default=200_000, help="boards in the `score` end-to-end file")
+    parser.add_argument("--quick", action="store_true", help="small figures, for a smoke run")
+    parser.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.child:
+        store, name, engine, boards_file, cells, repeat = args.child
+        child(store, name, engine, boards_file, int(cells), int(repeat))
+        return
+    if args.quick:
+        args.boards, args.repeat, args.score_boards = 5_000, 3, 20_000
+
+    from boggle_i18n import build_lexicon, get_dice
+    from boggle_i18n.scoring import get_scoring
+
+    py = platform.python_version()
+    print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {py}, {platform.system()}")
+    import numba
+
+    print(f"numba {numba.__version__}; boards: seeded uniform a-z, q = qu; ENABLE2K; 3+ letters; classic table")
+    with tempfile.TemporaryDirectory() as tmp:
+        store = str(Path(tmp) / "store")
+        build_lexicon("en-enable2k", source=SHARED / "en-enable2k.txt", store=store, download=False)
+        build_lexicon("nl", source=SHARED / "nl-opentaal-wordlist.txt", store=store, download=False)
+        classic = get_scoring("classic-4x4")
+        points = [classic.points(n) for n in range(30)]
+        words = {w.strip() for w in (SHARED / "en-enable2k.txt").read_text().split() if len(w.strip()) >= 3}
+        prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+
+        rows = []
+        for side in (4, 5):
+            cells = side * side
+            boards = random_boards(args.boards, cells, seed=side)
+            path = Path(tmp) / f"boards{side}.txt"
+            path.write_text("\n".join(boards) + "\n")
+            # Baseline: a slice of the same boards, in this process.
+            some = boards[: max(200, args.boards // 50)]
+            faces = [[("qu" if ch == "q" else ch) for ch in b] for b in some]
+            base = len(some) / median_time(
+                lambda fs=faces, s=side: [prefix_solver(words, prefixes, f, s, points) for f in fs], args.repeat
+            )
+            fast, fast_rss = run_child([store, "en-enable2k", "fast", str(path), str(cells), str(args.repeat)])
+            ref_path = Path(tmp) / f"ref{side}.txt"
+            ref_path.write_text("\n".join(some) + "\n")
+            ref, ref_rss = run_child([store, "en-enable2k", "reference", str(ref_path), str(cells), "3"])
+            rows.append((f"{side}x{side}", fast, fast_rss, ref, ref_rss, base))
+
+        print()
+        print(f"{'board':6} {'engine':10} {'boards/s':>10} {'x prefix-set':>12} {'load ms':>8} {'prepare ms':>10} "
+              f"{'1st call ms':>11} {'peak MiB':>9}")  # fmt: skip
+        for size, fast, fast_rss, ref, ref_rss, base in rows:
+            for name, fig, rss in (("fast", fast, fast_rss), ("reference", ref, ref_rss)):
+                print(
+                    f"{size:6} {name:10} {fig['boards_per_s']:>10,.0f} {fig['boards_per_s'] / base:>12.1f} "
+                    f"{fig['load'] * 1e3:>8.1f} {fig['prepare'] * 1e3:>10.1f} {fig['first_call'] * 1e3:>11.1f} "
+                    f"{rss:>9.0f}"
+                )
+            print(f"{size:6} {'prefix-set':10} {base:>10,.0f} {1.0:>12.1f}   (plain Python baseline, in process)")
+        print("(load: Lexicon.load; prepare: compiled trie from the store's cache + scorer; 1st call: JIT from cache)")
+
+        # Dutch: boards rolled from the Dutch dice, on nl.
+        rng = random.Random(11)
+        dice = get_dice("nl-4x4")
+        nl_boards = ["".join(dice.roll(rng).faces) for _ in range(args.boards)]
+        nl_path = Path(tmp) / "nl.txt"
+        nl_path.write_text("\n".join(nl_boards) + "\n")
+        compile_run, _ = run_child([store, "nl", "fast", str(nl_path), "16", "1"])  # first: compiles and caches
+        nl, nl_rss = run_child([store, "nl", "fast", str(nl_path), "16", str(args.repeat)])
+        print(
+            f"\nDutch: nl-4x4 dice rolls on nl ({nl['mean_score']:.1f} points a board): "
+            f"{nl['boards_per_s']:,.0f} boards/s; "
+            f"compiling nl's trie the first time {compile_run['prepare'] * 1e3:.0f} ms, "
+            f"then prepare {nl['prepare'] * 1e3:.0f} ms; peak {nl_rss:.0f} MiB"
+        )
+
+        # score end to end.
+        score_file = Path(tmp) / "score.txt"
+        score_file.write_text("\n".join(random_boards(args.score_boards, 16, seed=99)) + "\n")
+        print(f"\nboggle-i18n score, whole process, {args.score_boards:,} 4x4 boards (median of {args.repeat}):")
+        results = {}
+        run_score(store, "en-enable2k", score_file, 1)  # warm the page cache and numba's cache
+        for workers in (1, 2):
+            runs = [run_score(store, "en-enable2k", score_file, workers) for _ in range(args.repeat)]
+            seconds = statistics.median(r[0] for r in runs)
+            results[workers] = seconds
+            print(
+                f"  --workers {workers}: {seconds:.2f} s, {args.score_boards / seconds:,.0f} boards/s, "
+                f"peak {max(r[1] for r in runs):.0f} MiB (main process), total score {runs[0][2]}"
+            )
+        in_process = rows[0][1]["boards_per_s"]
+        ratio = in_process / (args.score_boards / results[1])
+        print(f"  in-process fast engine / score --workers 1: {ratio:.2f}x")
+        print(f"  --workers 2 speed-up over --workers 1: {results[1] / results[2]:.2f}x")
+        nl_score = run_score(store, "nl", nl_path, 1)
+        print(f"  score on nl ({args.boards:,} dice boards, --workers 1): peak {nl_score[1]:.0f} MiB")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,158 @@
+"""`boggle-i18n score` through the CLI runner: order, bad lines, --strict, stdin, JSON Lines, workers, rules."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from boggle_i18n import api
+from boggle_i18n.cli import app
+from boggle_i18n.lexicon.store import Lexicon
+from boggle_i18n.solver.batch import BatchSettings, LineScorer, board_lines, score_stream
+
+runner = CliRunner()
+
+
+@pytest.fixture(scope="module")
+def boards_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Random 4x4 boards, a few 5x5 and 3x3 ones, comments, blanks and bad lines, in one file."""
+    rng = random.Random(5)
+    lines = ["# a comment", ""]
+    for i in range(9000):  # more than two chunks of 4096
+        side = 5 if i % 500 == 7 else 3 if i % 777 == 3 else 4
+        lines.append("".join(rng.choice("etaoinshrdlucmfwypq") for _ in range(side * side)))
+    lines[5000] = "abc"  # not a square
+    lines[6000] = "ab[cd"  # unclosed bracket
+    lines.append("PERS/LATG/SINE/TERS")
+    lines.append("[qu]abc/defg/hijk/lmn[]")
+    path = tmp_path_factory.mktemp("score") / "boards.txt"
+    path.write_text("\ufeff" + "\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def expected(path: Path, lexicon: Lexicon) -> dict[int, tuple[str, int | None, int | None]]:
+    """Line number -> (text, score, words) by the reference solver through the plain API."""
+    out = {}
+    for number, text in board_lines(path.read_text(encoding="utf-8").splitlines()):
+        try:
+            board = api.parse_board(text, lang="en")
+        except Exception:
+            out[number] = (text, None, None)
+            continue
+        result = api.solve(board, lexicon, api.rules_for(board, lang="en"))
+        out[number] = (text, result.score, result.n_words)
+    return out
+
+
+@pytest.fixture(scope="module")
+def reference(boards_file: Path, enable2k: Lexicon) -> dict[int, tuple[str, int | None, int | None]]:
+    return expected(boards_file, enable2k)
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_score_file_in_order_with_bad_lines(
+    workers: str, boards_file: Path, built_store: Path, reference: dict[int, tuple[str, int | None, int | None]]
+) -> None:
+    result = runner.invoke(
+        app, ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store), "--workers", workers]
+    )
+    assert result.exit_code == 1, result.stderr  # bad lines: all output written, then exit 1
+    rows = result.stdout.splitlines()
+    assert len(rows) == len(reference)
+    for row, (text, score, words) in zip(rows, reference.values(), strict=True):
+        got_text, got_score, got_words = row.split("\t")
+        assert got_text == text
+        if score is None:
+            assert got_score == "error"
+        else:
+            assert (int(got_score), int(got_words)) == (score, words), text
+    assert "PERS/LATG/SINE/TERS\t3625\t1045" in rows
+    errors = [line for line in result.stderr.splitlines() if line.startswith("line ")]
+    assert [e.split(":")[0] for e in errors] == ["line 5001", "line 6001"]  # lines[5000] is line 5001
+    assert "bad lines" in result.stderr.splitlines()[-1]
+
+
+def test_strict_stops_at_the_first_bad_line(boards_file: Path, built_store: Path) -> None:
+    result = runner.invoke(
+        app, ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store), "--strict"]
+    )
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1].startswith("Error: line 5001 is not a board (--strict)")
+    assert len(result.stdout.splitlines()) == 4998  # lines 3..5000: every board before it, scored
+
+
+def test_stdin_and_json_lines(built_store: Path) -> None:
+    text = "# comment\nperslatgsineters\n\nstreaedlp\nnot a board at all\n"
+    for args in (["score"], ["score", "-"]):
+        result = runner.invoke(
+            app, [*args, "--lexicon", "en-enable2k", "--store", str(built_store), "--json"], input=text
+        )
+        assert result.exit_code == 1
+        rows = [json.loads(line) for line in result.stdout.splitlines()]
+        assert rows[0] == {"line": 2, "board": "perslatgsineters", "score": 3625, "n_words": 1045}
+        assert rows[1] == {"line": 4, "board": "streaedlp", "score": 545, "n_words": 267}
+        assert rows[2]["line"] == 5 and "error" in rows[2]
+
+
+def test_rule_options_change_scores(built_store: Path) -> None:
+    base = ["score", "--lexicon", "en-enable2k", "--store", str(built_store)]
+    plain = runner.invoke(app, base, input="perslatgsineters\n")
+    assert plain.stdout == "perslatgsineters\t3625\t1045\n"
+    counted = runner.invoke(app, [*base, "--scoring", "word-count"], input="perslatgsineters\n")
+    assert counted.stdout == "perslatgsineters\t1045\t1045\n"
+    longer = runner.invoke(app, [*base, "--min-length", "4"], input="perslatgsineters\n")
+    assert 0 < int(longer.stdout.split("\t")[2]) < 1045
+    orthogonal = runner.invoke(app, [*base, "--no-diagonals"], input="perslatgsineters\n")
+    assert int(orthogonal.stdout.split("\t")[1]) < 3625
+    reference = runner.invoke(app, [*base, "--engine", "reference"], input="perslatgsineters\n")
+    assert reference.stdout == plain.stdout and "reference engine" in reference.stderr
+    sized = runner.invoke(app, [*base, "--size", "2x8", "--scoring", "classic-4x4"], input="perslatgsineters\n")
+    expected_2x8 = api.solve(
+        api.parse_board("perslatg/sineters"),
+        Lexicon.load("en-enable2k", built_store),
+        api.rules_for(api.parse_board("perslatg/sineters"), lang="en", scoring="classic-4x4"),
+    ).score
+    assert sized.stdout.split("\t")[1] == str(expected_2x8)
+
+
+def test_dutch_plain_q_and_dice_rules(built_store: Path) -> None:
+    """With --lang nl a bare q is a plain q; --dice applies that set's rules and shape."""
+    board = "quizaatlsneertop"
+    got = runner.invoke(app, ["score", "--lang", "nl", "--store", str(built_store)], input=board + "\n")
+    dutch = Lexicon.load("nl", built_store)
+    parsed = api.parse_board(board, lang="nl")
+    assert parsed.faces[0] == "q"
+    assert got.stdout == f"{board}\t{api.solve(parsed, dutch, lang='nl').score}\t{api.solve(parsed, dutch).n_words}\n"
+    wrong_size = runner.invoke(
+        app, ["score", "--dice", "nl-4x4", "--store", str(built_store)], input="abcdefghijklmnopqrstuvwxy\n"
+    )
+    assert wrong_size.exit_code == 1 and "\terror\t" in wrong_size.stdout
+
+
+def test_stream_memory_is_per_chunk(built_store: Path) -> None:
+    """score_stream yields chunk by chunk, never the whole input: a generator of lines is consumed lazily."""
+    consumed = 0
+
+    def lines():  # type: ignore[no-untyped-def]
+        nonlocal consumed
+        for i in range(10_000):
+            consumed += 1
+            yield i + 1, "perslatgsineters"
+
+    settings = BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en")
+    stream = score_stream(lines(), settings, chunk_size=1000)
+    first = next(stream)
+    assert len(first.scores) == 1000 and consumed <= 1001
+    assert set(first.scores) == {3625}
+
+
+def test_line_scorer_fast_path_equals_full_parser(built_store: Path) -> None:
+    """Plain strings take the character table; the same boards in bracket notation take the parser."""
+    scorer = LineScorer(BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en"))
+    plain = scorer.score_chunk([(1, "perslatgsineters"), (2, "qaaaqaaaqaaaqaaa")])
+    full = scorer.score_chunk([(1, "pers/latg/sine/ters"), (2, "[qu]aaa[qu]aaa[qu]aaa[qu]aaa")])
+    assert plain.scores == full.scores and plain.scores[0] == 3625
