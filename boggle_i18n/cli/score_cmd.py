@@ -113,8 +113,6 @@ def score_cmd(
         total_bytes = None
     else:
         path = Path(board_file)
-        if not path.is_file():
-            raise BoggleI18nError(f"no board file {path}")
         source = path.open(encoding="utf-8")
         total_bytes = path.stat().st_size
     out = sys.stdout
@@ -130,21 +128,17 @@ def score_cmd(
                 if not chunk.errors and not json_out:  # the usual chunk, in one join
                     boards += len(chunk.texts)
                     total += sum(chunk.scores)
-                    out.write(
-                        "".join(
-                            f"{t}\t{s}\t{w}\n" for t, s, w in zip(chunk.texts, chunk.scores, chunk.words, strict=True)
-                        )
-                    )
-                    out.flush()
-                    if progress is None:
-                        progress = _progress(total_bytes)
-                    if progress is not None:
-                        progress.update(counting.read, boards)
-                    continue
-                parts: list[str] = []
-                for i, (line, text) in enumerate(zip(chunk.lines, chunk.texts, strict=True)):
-                    error = chunk.errors.get(i)
-                    if error is not None:
+                    rows = zip(chunk.texts, chunk.scores, chunk.words, strict=True)
+                    out.write("".join(f"{t}\t{s}\t{w}\n" for t, s, w in rows))
+                else:
+                    parts: list[str] = []
+                    for i, (line, text) in enumerate(zip(chunk.lines, chunk.texts, strict=True)):
+                        error = chunk.errors.get(i)
+                        if error is None:
+                            boards += 1
+                            total += chunk.scores[i]
+                            parts.append(_line(line, text, chunk.scores[i], chunk.words[i], json_out))
+                            continue
                         bad += 1
                         note(f"line {line}: {error}")
                         if strict:
@@ -152,11 +146,7 @@ def score_cmd(
                             out.flush()
                             raise BoggleI18nError(f"line {line} is not a board (--strict): {error}")
                         parts.append(_error_line(line, text, error, json_out))
-                        continue
-                    boards += 1
-                    total += chunk.scores[i]
-                    parts.append(_line(line, text, chunk.scores[i], chunk.words[i], json_out))
-                out.write("".join(parts))
+                    out.write("".join(parts))
                 out.flush()
                 if progress is None:
                     progress = _progress(total_bytes)  # after the first chunk: worker processes are started

@@ -118,6 +118,7 @@ class FastScorer(ScorerBase):
                 c.records,
                 self._stamp,
                 self._serials(1),
+                self._points,
                 self.rules.min_length,
                 paths,
                 plen,

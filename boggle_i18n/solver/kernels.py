@@ -93,6 +93,102 @@ def _candidates(cell, mask, used, nbr, nbr_n, cell_bit):  # type: ignore[no-unty
     return cand & ~used
 
 
+@njit(cache=True, nogil=True, inline="always")
+def _walk(  # type: ignore[no-untyped-def]
+    board,
+    face_letters,
+    face_len,
+    nbr,
+    nbr_n,
+    records,
+    stamp,
+    serial,
+    points,
+    min_len,
+    stack,
+    cand_stack,
+    cell_bit,
+    record,
+    out_paths,
+    out_plen,
+):
+    """One board: (score, words, trie nodes visited); with `record`, each new word's path too.
+
+    `record` is a constant at each call site, so after inlining the compiler drops
+    the path-keeping code from the scoring loop. Returns words = -1 when
+    `out_paths` is full (the caller retries with more room).
+    """
+    cells = board.shape[0]
+    _first_letter_bits(board, face_letters, face_len, cell_bit)
+    score = 0
+    words = 0
+    nodes = 0
+    cap = out_paths.shape[0]
+    for start in range(cells):
+        if cell_bit[start] == 0:
+            continue
+        face = board[start]
+        node = _step(0, face, face_letters, face_len, records)
+        if node < 0:
+            continue
+        nodes += 1
+        length = np.int64(face_len[face])
+        if (records[node, 1] >> _SHIFT) and length >= min_len and stamp[node] != serial:
+            stamp[node] = serial
+            if record:
+                if words == cap:
+                    return score, -1, nodes
+                out_paths[words, 0] = start
+                out_plen[words] = 1
+            score += points[length]
+            words += 1
+        mask = records[node, 0]
+        if mask == 0:
+            continue
+        used = _ONE << np.uint64(start)
+        stack[0, 0] = start
+        stack[0, 1] = node
+        stack[0, 2] = length
+        cand_stack[0] = _candidates(start, mask, used, nbr, nbr_n, cell_bit)
+        sp = 1
+        while sp > 0:
+            top = sp - 1
+            cand = cand_stack[top]
+            if cand == 0:
+                used &= ~(_ONE << np.uint64(stack[top, 0]))
+                sp -= 1
+                continue
+            nxt = np.int64(_cttz(cand))
+            cand_stack[top] = cand & (cand - _ONE)
+            face = board[nxt]
+            child = _step(stack[top, 1], face, face_letters, face_len, records)
+            if child < 0:
+                continue
+            nodes += 1
+            length = stack[top, 2] + face_len[face]
+            if (records[child, 1] >> _SHIFT) and length >= min_len and stamp[child] != serial:
+                stamp[child] = serial
+                if record:
+                    if words == cap:
+                        return score, -1, nodes
+                    for k in range(sp):
+                        out_paths[words, k] = stack[k, 0]
+                    out_paths[words, sp] = nxt
+                    out_plen[words] = sp + 1
+                score += points[length]
+                words += 1
+            mask = records[child, 0]
+            if mask == 0:
+                continue
+            used |= _ONE << np.uint64(nxt)
+            stack[sp, 0] = nxt
+            stack[sp, 1] = child
+            stack[sp, 2] = length
+            cand_stack[sp] = _candidates(nxt, mask, used, nbr, nbr_n, cell_bit)
+            sp += 1
+    return score, words, nodes
+
+
 @njit(cache=True, nogil=True)
 def score_batch(  # type: ignore[no-untyped-def]
     codes,
@@ -110,67 +206,16 @@ def score_batch(  # type: ignore[no-untyped-def]
 ):
     """Score every board (row of `codes`): total points and distinct words, into `out_score`/`out_words`."""
     n, cells = codes.shape
-    st_cell = np.empty(cells, np.int64)
-    st_node = np.empty(cells, np.int64)
-    st_cand = np.empty(cells, np.uint64)
-    st_len = np.empty(cells, np.int64)
+    stack = np.empty((cells, 3), np.int64)  # cell, trie node, length in letters
+    cand_stack = np.empty(cells, np.uint64)
     cell_bit = np.empty(cells, np.uint64)
+    no_paths = np.empty((0, 0), np.int64)
+    no_plen = np.empty(0, np.int64)
     for b in range(n):
-        serial = serial0 + b
-        board = codes[b]
-        _first_letter_bits(board, face_letters, face_len, cell_bit)
-        score = 0
-        words = 0
-        for start in range(cells):
-            if cell_bit[start] == 0:
-                continue
-            face = board[start]
-            node = _step(0, face, face_letters, face_len, records)
-            if node < 0:
-                continue
-            length = np.int64(face_len[face])
-            if (records[node, 1] >> _SHIFT) and stamp[node] != serial:
-                stamp[node] = serial
-                if length >= min_len:
-                    score += points[length]
-                    words += 1
-            mask = records[node, 0]
-            if mask == 0:
-                continue
-            used = _ONE << np.uint64(start)
-            st_cell[0] = start
-            st_node[0] = node
-            st_cand[0] = _candidates(start, mask, used, nbr, nbr_n, cell_bit)
-            st_len[0] = length
-            sp = 1
-            while sp > 0:
-                top = sp - 1
-                cand = st_cand[top]
-                if cand == 0:
-                    used &= ~(_ONE << np.uint64(st_cell[top]))
-                    sp -= 1
-                    continue
-                nxt = np.int64(_cttz(cand))
-                st_cand[top] = cand & (cand - _ONE)
-                face = board[nxt]
-                child = _step(st_node[top], face, face_letters, face_len, records)
-                if child < 0:
-                    continue
-                length = st_len[top] + face_len[face]
-                if (records[child, 1] >> _SHIFT) and stamp[child] != serial:
-                    stamp[child] = serial
-                    if length >= min_len:
-                        score += points[length]
-                        words += 1
-                mask = records[child, 0]
-                if mask == 0:
-                    continue
-                used |= _ONE << np.uint64(nxt)
-                st_cell[sp] = nxt
-                st_node[sp] = child
-                st_cand[sp] = _candidates(nxt, mask, used, nbr, nbr_n, cell_bit)
-                st_len[sp] = length
-                sp += 1
+        score, words, _ = _walk(
+            codes[b], face_letters, face_len, nbr, nbr_n, records, stamp, serial0 + b, points, min_len,
+            stack, cand_stack, cell_bit, False, no_paths, no_plen,
+        )  # fmt: skip
         out_score[b] = score
         out_words[b] = words
 
@@ -185,75 +230,22 @@ def solve_one(  # type: ignore[no-untyped-def]
     records,
     stamp,
     serial,
+    points,
     min_len,
     out_paths,
     out_plen,
 ):
-    """Every distinct word of one board with the first path that spells it (the same walk as `score_batch`).
+    """Every distinct word of one board with the first path that spells it: the walk of `score_batch`.
 
     Writes cell paths into `out_paths[k]` (length `out_plen[k]`); returns
     (words found, trie nodes visited), or words = -1 if `out_paths` is too small.
     """
     cells = board.shape[0]
-    cap = out_paths.shape[0]
-    st_cell = np.empty(cells, np.int64)
-    st_node = np.empty(cells, np.int64)
-    st_cand = np.empty(cells, np.uint64)
-    st_len = np.empty(cells, np.int64)
+    stack = np.empty((cells, 3), np.int64)
+    cand_stack = np.empty(cells, np.uint64)
     cell_bit = np.empty(cells, np.uint64)
-    _first_letter_bits(board, face_letters, face_len, cell_bit)
-    found = 0
-    nodes = 0
-    for start in range(cells):
-        if cell_bit[start] == 0:
-            continue
-        face = board[start]
-        node = _step(0, face, face_letters, face_len, records)
-        if node < 0:
-            continue
-        nodes += 1
-        length = np.int64(face_len[face])
-        if (records[node, 1] >> _SHIFT) and stamp[node] != serial and length >= min_len:
-            stamp[node] = serial
-            if found == cap:
-                return -1, nodes
-            out_paths[found, 0] = start
-            out_plen[found] = 1
-            found += 1
-        used = _ONE << np.uint64(start)
-        st_cell[0] = start
-        st_node[0] = node
-        st_cand[0] = _candidates(start, records[node, 0], used, nbr, nbr_n, cell_bit)
-        st_len[0] = length
-        sp = 1
-        while sp > 0:
-            top = sp - 1
-            cand = st_cand[top]
-            if cand == 0:
-                used &= ~(_ONE << np.uint64(st_cell[top]))
-                sp -= 1
-                continue
-            nxt = np.int64(_cttz(cand))
-            st_cand[top] = cand & (cand - _ONE)
-            face = board[nxt]
-            child = _step(st_node[top], face, face_letters, face_len, records)
-            if child < 0:
-                continue
-            nodes += 1
-            length = st_len[top] + face_len[face]
-            if (records[child, 1] >> _SHIFT) and stamp[child] != serial and length >= min_len:
-                stamp[child] = serial
-                if found == cap:
-                    return -1, nodes
-                for k in range(sp):
-                    out_paths[found, k] = st_cell[k]
-                out_paths[found, sp] = nxt
-                out_plen[found] = sp + 1
-                found += 1
-            used |= _ONE << np.uint64(nxt)
-            st_cell[sp] = nxt
-            st_node[sp] = child
-            st_cand[sp] = _candidates(nxt, records[child, 0], used, nbr, nbr_n, cell_bit)
-            st_len[sp] = length
-            sp += 1
-    return found, nodes
+    _, words, nodes = _walk(
+        board, face_letters, face_len, nbr, nbr_n, records, stamp, serial, points, min_len,
+        stack, cand_stack, cell_bit, True, out_paths, out_plen,
+    )  # fmt: skip
+    return words, nodes
