@@ -365,6 +365,7 @@ def _optimize(
 HEADERS = (
     "lang",
     "boards from",
+    "rules",
     "lexicon words",
     "mean",
     "median",
@@ -386,6 +387,7 @@ def table_rows(results: Sequence[LanguageResult]) -> list[list[str]]:
         row = [
             lang,
             r.source.label,
+            f"{r.rules['min_length']}+ letters, {r.rules['scoring']['name']}",
             f"{r.lexicon_words:,}",
             f"{s['mean']:.1f}",
             f"{s['median']:g}",

@@ -59,7 +59,7 @@ def plot_scores(results: Sequence[LanguageResult], path: str | os.PathLike[str],
 
     rows, cols = results[0].rows, results[0].cols
     n = results[0].stats["n_boards"]
-    fig, ax = plt.subplots(figsize=(max(7.0, 0.55 * len(results) + 2.5), 5.6), dpi=110)
+    fig, ax = plt.subplots(figsize=(min(14.0, max(7.0, 0.55 * len(results) + 2.5)), 6.4), dpi=110)
     data = [r.scores for r in results]
     boxes = ax.boxplot(
         data,

@@ -41,7 +41,7 @@ def summary_line(results: Sequence[LanguageResult], seed: int) -> str:
 @app.command("compare")
 @handle_errors
 def compare_cmd(
-    langs: list[str] = typer.Argument(..., metavar="LANG...", help="Language codes (see `boggle-i18n languages`)."),
+    langs: list[str] = typer.Argument(..., metavar="LANG", help="Language codes (see `boggle-i18n languages`)."),
     size: str = typer.Option("4x4", "--size", metavar="RxC", help="Board size."),
     boards: int = typer.Option(1000, "--boards", "-n", metavar="N", help="Random boards per language."),
     seed: int = typer.Option(0, "--seed", metavar="S", help="Seed; each language's seed is derived from it."),
