@@ -23,10 +23,12 @@ DISTRIBUTION_COLOUR = "#dd8452"
 
 
 def check_plot_path(path: str | os.PathLike[str]) -> Path:
-    """A plot path ends in .png or .svg (checked before any work is done)."""
+    """A plot path ends in .png or .svg, in an existing folder (checked before any work is done)."""
     out = Path(path)
     if out.suffix.lower() not in FORMATS:
         raise BoggleI18nError(f"--plot {out}: the file must end in .png or .svg")
+    if not out.absolute().parent.is_dir():
+        raise BoggleI18nError(f"--plot {out}: no folder {out.absolute().parent}")
     return out
 
 

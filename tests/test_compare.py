@@ -233,6 +233,7 @@ def test_missing_lexicon_is_built_first_from_the_system_list(tmp_path: Path) -> 
         (["en", "--size", "4y4"], "bad size '4y4'"),
         (["en", "--size", "0x4"], "bad size '0x4'"),
         (["en", "--plot", "out.pdf"], "must end in .png or .svg"),
+        (["en", "--plot", "no-such-folder/out.png"], "no folder"),
         (["en", "--optimize-time", "0"], "--optimize-time must be a positive number"),
     ],
 )
