@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from .board.board import Board
-from .board.dice import get_dice
+from .board.dice import DiceSet, get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
@@ -31,6 +31,7 @@ __all__ = [  # `select` is the one function that chooses language, dice, lexicon
     "RolledBoard",
     "Selection",
     "face_counts",
+    "letter_distribution",
     "load_lexicon",
     "new_seed",
     "parse_board",
@@ -162,6 +163,32 @@ def face_counts(lexicon: Lexicon, faces: Iterable[str]) -> dict[str, int]:
     return {face: text.count(face) for face in faces if face}
 
 
+def letter_distribution(
+    source: DiceSet | None, lexicon: Lexicon | None, letter_counts: Mapping[str, int] | None = None
+) -> tuple[list[str], list[int]]:
+    """The faces a board without dice draws from, and their weights (`random --letters lexicon`, `compare`).
+
+    The faces are the distinct faces of `source` (a dice set lending its faces),
+    else the letters of the lexicon's alphabet; each is weighted by `letter_counts`
+    or by `face_counts(lexicon, faces)`, so a multi-letter face counts as itself.
+    Dice are never invented: only faces printed on a sourced set, or single letters.
+    """
+    if source is not None:
+        distinct = sorted(source.faces - {""})
+    elif lexicon is not None:
+        distinct = sorted(set(str(lexicon.manifest.get("alphabet", ""))))
+    else:
+        distinct = []
+    if letter_counts is None and lexicon is not None:
+        letter_counts = face_counts(lexicon, distinct)
+    if not letter_counts:
+        raise BoardError("--letters lexicon needs a built lexicon's letter counts")
+    weights = [letter_counts.get(face, 0) for face in distinct]
+    if not any(weights):
+        raise BoardError("--letters lexicon: no face of the dice occurs in the lexicon")
+    return distinct, weights
+
+
 def roll(
     dice: str | None = None,
     lang: str | None = None,
@@ -217,19 +244,7 @@ def roll(
         printed = [face.lower() for die in source.dice for face in die if face]
         faces = tuple(rng.choice(printed) for _ in range(rows * cols))
     else:
-        if source is not None:
-            distinct = sorted(source.faces - {""})
-        elif lexicon is not None:
-            distinct = sorted(set(str(lexicon.manifest.get("alphabet", ""))))
-        else:
-            distinct = []
-        if letter_counts is None and lexicon is not None:
-            letter_counts = face_counts(lexicon, distinct)
-        if not letter_counts:
-            raise BoardError("--letters lexicon needs a built lexicon's letter counts")
-        weights = [letter_counts.get(face, 0) for face in distinct]
-        if not any(weights):
-            raise BoardError("--letters lexicon: no face of the dice occurs in the lexicon")
+        distinct, weights = letter_distribution(source, lexicon, letter_counts)
         faces = tuple(rng.choices(distinct, weights, k=rows * cols))
     return RolledBoard(Board(rows, cols, faces), seed, code, source.id if source else None, mode, lexicon_name)
 

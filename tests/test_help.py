@@ -10,7 +10,7 @@ from typer.testing import CliRunner
 from boggle_i18n.cli import app
 
 runner = CliRunner()
-COMMANDS = ["build-lexicon", "lexicons", "dice", "random", "solve"]
+COMMANDS = ["build-lexicon", "lexicons", "dice", "random", "solve", "compare"]
 
 
 def help_of(*args: str) -> str:

@@ -33,6 +33,7 @@ def _main(
 
 # Commands register on import.
 from . import (  # noqa: E402,F401
+    compare_cmd,
     languages_cmd,
     lexicon_cmds,
     paths_cmd,

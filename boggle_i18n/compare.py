@@ -1,0 +1,409 @@
+"""Comparing languages: score many random boards per language with the fast engine.
+
+    results = compare(["en", "nl", "bg"], size=(4, 4), n_boards=5000, seed=1)
+
+Each language's boards come from its sourced dice set of that size, else from a
+letter distribution derived from its built lexicon (`api.letter_distribution`:
+the faces of its dice set of another size, else its alphabet, each weighted by
+how often it occurs in the lexicon's words). Which one is always stated
+(`BoardSource.label`). Boards are drawn as face codes straight into an
+`int32[n, cells]` array with numpy, so tens of thousands cost milliseconds.
+
+Every language gets its own seed, `language_seed(seed, code)`, so adding a
+language to the list does not change another language's boards.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import os
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from .api import letter_distribution, load_lexicon
+from .board.board import Board
+from .board.dice import DiceSet, get_dice
+from .errors import BoggleI18nError
+from .selection import Selection, select
+
+if TYPE_CHECKING:
+    import numpy as np
+
+    from .lexicon.store import Lexicon
+    from .solver.codec import FaceCodec
+
+Size = tuple[int, int]
+LONGEST_FROM_TOP = 5  # the longest words are looked for on this many best boards
+UNDER = 10  # "share of boards under 10 points"
+
+
+def language_seed(seed: int, code: str) -> int:
+    """The seed of one language's boards: from the run's seed and the language code (SHA-256, 63 bits)."""
+    digest = hashlib.sha256(f"boggle-i18n compare {seed} {code}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+@dataclass(frozen=True)
+class BoardSource:
+    """How one language's boards are made: `kind` is "dice" or "distribution"."""
+
+    kind: str
+    dice: DiceSet | None  # the set rolled ("dice") or lending its faces ("distribution"), if any
+    faces: tuple[str, ...] = ()  # "distribution": the faces drawn from ...
+    weights: tuple[float, ...] = ()  # ... and their probabilities
+    lexicon: str | None = None  # "distribution": the lexicon whose letter frequencies weight the faces
+
+    @property
+    def label(self) -> str:
+        """Short, for tables: `dice en-new-4x4` or `distribution (nl-4x4 faces)`."""
+        if self.kind == "dice":
+            return f"dice {self.dice.id}" if self.dice else "dice"
+        return f"distribution ({self.dice.id} faces)" if self.dice else "distribution (alphabet)"
+
+    def describe(self) -> str:
+        """One sentence for stderr and docs."""
+        if self.kind == "dice" and self.dice is not None:
+            return f"rolled dice set {self.dice.id}"
+        what = f"the faces of dice set {self.dice.id}" if self.dice else "the lexicon's alphabet"
+        return (
+            f"letter distribution: each cell drawn from {what}, weighted by letter frequencies in lexicon "
+            f"{self.lexicon} (no sourced dice set of this size)"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form: enough to draw the same boards again with `language_seed`."""
+        out: dict[str, Any] = {"kind": self.kind, "dice": self.dice.id if self.dice else None, "label": self.label}
+        if self.kind == "distribution":
+            out.update(lexicon=self.lexicon, faces=dict(zip(self.faces, self.weights, strict=True)))
+        return out
+
+
+def board_source(selection: Selection, lexicon: Lexicon) -> BoardSource:
+    """The language's dice set of the selection's size, else the lexicon's letter distribution."""
+    if selection.dice is not None:
+        return BoardSource("dice", selection.dice)
+    language = selection.language
+    lender = get_dice(language.dice[0]) if language.dice else None
+    faces, counts = letter_distribution(lender, lexicon)
+    total = float(sum(counts))
+    return BoardSource("distribution", lender, tuple(faces), tuple(c / total for c in counts), lexicon.name)
+
+
+def roll_codes(source: BoardSource, codec: FaceCodec, shape: Size, n: int, seed: int) -> np.ndarray:
+    """`n` boards of `shape` as `int32[n, cells]` face codes of `codec`, drawn with numpy from `seed`.
+
+    Dice: each board is a random permutation of the dice, each die showing one of
+    its faces uniformly. Distribution: every cell drawn independently by weight.
+    """
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    cells = shape[0] * shape[1]
+    if source.kind == "dice":
+        assert source.dice is not None
+        dice = source.dice.dice
+        widest = max(len(die) for die in dice)
+        table = np.zeros((len(dice), widest), dtype=np.int32)
+        sides = np.array([len(die) for die in dice], dtype=np.int64)
+        for i, die in enumerate(dice):
+            table[i, : len(die)] = [codec.index(face.lower()) for face in die]
+        order = np.argsort(rng.random((n, len(dice))), axis=1)  # a uniform permutation per board
+        side = (rng.random((n, len(dice))) * sides[order]).astype(np.int64)
+        return np.ascontiguousarray(table[order, side], dtype=np.int32)
+    codes = np.array([codec.index(face) for face in source.faces], dtype=np.int32)
+    picks = rng.choice(len(codes), size=(n, cells), p=np.asarray(source.weights, dtype=np.float64))
+    return np.ascontiguousarray(codes[picks], dtype=np.int32)
+
+
+@dataclass
+class Optimized:
+    """The optimizer's best board for one language (`--optimize-time`)."""
+
+    board: str
+    score: int
+    n_words: int
+    seconds: float
+    boards_evaluated: int
+    stopped: str
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return dict(self.__dict__)
+
+
+@dataclass
+class LanguageResult:
+    """One language's figures, and every board behind them."""
+
+    lang: str
+    name: str
+    status: str
+    lexicon: str
+    lexicon_words: int
+    rows: int
+    cols: int
+    source: BoardSource
+    seed: int
+    rules: dict[str, Any]
+    boards: list[str]
+    scores: list[int]
+    n_words: list[int]
+    longest: list[str]
+    seconds: float
+    optimized: Optimized | None = None
+    stats: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self, with_boards: bool = True) -> dict[str, Any]:
+        """JSON form: the figures, and (by default) every board with its score and word count."""
+        out: dict[str, Any] = {
+            "lang": self.lang,
+            "name": self.name,
+            "status": self.status,
+            "lexicon": self.lexicon,
+            "lexicon_words": self.lexicon_words,
+            "size": f"{self.rows}x{self.cols}",
+            "boards_from": self.source.to_dict(),
+            "seed": self.seed,
+            "rules": self.rules,
+            **self.stats,
+            "longest_words": self.longest,
+            "seconds": round(self.seconds, 3),
+            "optimized": self.optimized.to_dict() if self.optimized else None,
+        }
+        if with_boards:
+            out["boards"] = [
+                {"board": b, "score": s, "n_words": w}
+                for b, s, w in zip(self.boards, self.scores, self.n_words, strict=True)
+            ]
+        return out
+
+
+def summarise(boards: Sequence[str], scores: Sequence[int], n_words: Sequence[int]) -> dict[str, Any]:
+    """Mean, median, p90 (numpy's linear interpolation), max and its board, words per board, share under 10."""
+    import numpy as np
+
+    s = np.asarray(scores, dtype=np.int64)
+    best = int(np.argmax(s))  # the first board with the top score
+    return {
+        "n_boards": int(s.size),
+        "mean": round(float(s.mean()), 2),
+        "median": float(np.median(s)),
+        "p90": round(float(np.percentile(s, 90)), 2),
+        "max": int(s[best]),
+        "max_board": boards[best],
+        "mean_words": round(float(np.mean(np.asarray(n_words, dtype=np.int64))), 2),
+        "share_under_10": round(float(np.mean(s < UNDER)), 4),
+    }
+
+
+def check_request(langs: Sequence[str], size: Size, n_boards: int, optimize_time: float | None = None) -> None:
+    """Everything the caller typed, checked before any lexicon is loaded or built."""
+    if not langs:
+        raise BoggleI18nError("name at least one language to compare")
+    if n_boards < 1:
+        raise BoggleI18nError(f"--boards must be at least 1, not {n_boards}")
+    if size[0] < 1 or size[1] < 1:
+        raise BoggleI18nError(f"a board needs at least one row and one column, not {size[0]}x{size[1]}")
+    if optimize_time is not None:
+        if not optimize_time > 0:
+            raise BoggleI18nError(f"--optimize-time must be a positive number of seconds, not {optimize_time}")
+        _optimizer()
+    for lang in langs:
+        select(lang=lang, size=size).require_lexicon()
+
+
+def compare_language(
+    lang: str,
+    *,
+    size: Size = (4, 4),
+    n_boards: int = 1000,
+    seed: int = 0,
+    store: str | os.PathLike[str] | None = None,
+    engine: str = "fast",
+    optimize_time: float | None = None,
+    loader: Callable[[str], Lexicon] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> LanguageResult:
+    """Roll `n_boards` boards of `size` for `lang`, score them and summarise (see the module docstring).
+
+    `loader` loads (or builds) a lexicon by name; by default `load_lexicon(name, store)`.
+    """
+    from .solver.scorer import prepare_scorer
+
+    started = time.perf_counter()
+    selection = select(lang=lang, size=size, store=store)
+    name = selection.require_lexicon()
+    lexicon = loader(name) if loader is not None else load_lexicon(name, store)
+    source = board_source(selection, lexicon)
+    code = selection.language.code
+    own_seed = language_seed(seed, code)
+    if progress:
+        progress(f"{code}: {n_boards:,} {size[0]}x{size[1]} boards, {source.describe()}, seed {own_seed}")
+    scorer = prepare_scorer(lexicon, selection.rules, size, engine=engine)
+    codes = roll_codes(source, scorer.codec, size, n_boards, own_seed)
+    scores, words = scorer.score_codes(codes)
+    rows, cols = size
+    notations = [scorer.codec.decode(row, rows, cols).notation() for row in codes]
+    stats = summarise(notations, scores.tolist(), words.tolist())
+    longest = _longest_words(scorer, codes, scores, rows, cols)
+    optimized = None
+    if optimize_time is not None:
+        optimized = _optimize(lexicon, selection, source, size, own_seed, optimize_time, engine)
+        if progress:
+            progress(f"{code}: optimizer's best in {optimize_time:g} s: {optimized.board} = {optimized.score}")
+    return LanguageResult(
+        lang=code,
+        name=selection.language.name,
+        status=selection.language.status,
+        lexicon=lexicon.name,
+        lexicon_words=len(lexicon),
+        rows=rows,
+        cols=cols,
+        source=source,
+        seed=own_seed,
+        rules=selection.rules.to_dict(),
+        boards=notations,
+        scores=[int(x) for x in scores],
+        n_words=[int(x) for x in words],
+        longest=longest,
+        seconds=time.perf_counter() - started,
+        optimized=optimized,
+        stats=stats,
+    )
+
+
+def compare(
+    langs: Sequence[str],
+    *,
+    size: Size = (4, 4),
+    n_boards: int = 1000,
+    seed: int = 0,
+    store: str | os.PathLike[str] | None = None,
+    engine: str = "fast",
+    optimize_time: float | None = None,
+    loader: Callable[[str], Lexicon] | None = None,
+    progress: Callable[[str], None] | None = None,
+) -> list[LanguageResult]:
+    """`compare_language` for each language, in the order given (all checked first)."""
+    check_request(langs, size, n_boards, optimize_time)
+    return [
+        compare_language(
+            lang,
+            size=size,
+            n_boards=n_boards,
+            seed=seed,
+            store=store,
+            engine=engine,
+            optimize_time=optimize_time,
+            loader=loader,
+            progress=progress,
+        )
+        for lang in langs
+    ]
+
+
+def _longest_words(scorer: Any, codes: np.ndarray, scores: np.ndarray, rows: int, cols: int) -> list[str]:
+    """The three longest distinct words on the best few boards (solved one by one)."""
+    import numpy as np
+
+    top = np.argsort(-scores, kind="stable")[:LONGEST_FROM_TOP]
+    words: set[str] = set()
+    for i in top:
+        result = scorer.solve(scorer.codec.decode(codes[i], rows, cols))
+        words.update(w.word for w in result.words)
+    return sorted(words, key=lambda w: (-len(w), w))[:3]
+
+
+def _optimizer() -> Callable[..., Any]:
+    """`boggle_i18n.optimize.optimizer.optimize`, imported only when asked for (it is a separate part)."""
+    try:
+        module = importlib.import_module("boggle_i18n.optimize.optimizer")
+    except ImportError:
+        raise BoggleI18nError("--optimize-time needs the optimizer (boggle_i18n.optimize), not in this build") from None
+    optimize: Callable[..., Any] = module.optimize
+    return optimize
+
+
+def _optimize(
+    lexicon: Lexicon, selection: Selection, source: BoardSource, size: Size, seed: int, seconds: float, engine: str
+) -> Optimized:
+    """Run the optimizer for `seconds` on the same dice or faces the random boards came from."""
+    optimize = _optimizer()
+    if source.kind == "dice":
+        assert source.dice is not None
+        result = optimize(
+            lexicon, selection.rules, size, dice=source.dice.id, seed=seed, time_limit=seconds, top=1, engine=engine
+        )
+    else:
+        result = optimize(
+            lexicon,
+            selection.rules,
+            size,
+            faces=list(source.faces),
+            weights=list(source.weights),
+            seed=seed,
+            time_limit=seconds,
+            top=1,
+            engine=engine,
+        )
+    if not result.best:
+        raise BoggleI18nError(f"the optimizer found no board for {selection.language.code} in {seconds:g} s")
+    best = result.best[0]
+    return Optimized(
+        board=Board(size[0], size[1], tuple(best.faces)).notation(),
+        score=int(best.score),
+        n_words=int(best.n_words),
+        seconds=round(float(result.seconds), 3),
+        boards_evaluated=int(result.boards_evaluated),
+        stopped=str(result.stopped),
+    )
+
+
+HEADERS = (
+    "lang",
+    "boards from",
+    "rules",
+    "lexicon words",
+    "mean",
+    "median",
+    "p90",
+    "max",
+    "max board",
+    "words/board",
+    "< 10 pts",
+    "longest words",
+)
+
+
+def table_rows(results: Sequence[LanguageResult]) -> list[list[str]]:
+    """The comparison table's rows (the CLI and the docs print the same figures)."""
+    rows = []
+    for r in results:
+        s = r.stats
+        lang = r.lang + (" (beta)" if r.status == "beta" else "")
+        row = [
+            lang,
+            r.source.label,
+            f"{r.rules['min_length']}+ letters, {r.rules['scoring']['name']}",
+            f"{r.lexicon_words:,}",
+            f"{s['mean']:.1f}",
+            f"{s['median']:g}",
+            f"{s['p90']:g}",
+            str(s["max"]),
+            s["max_board"],
+            f"{s['mean_words']:.1f}",
+            f"{100 * s['share_under_10']:.1f}%",
+            ", ".join(r.longest[:2]),
+        ]
+        if any(x.optimized for x in results):
+            row.append(f"{r.optimized.score} {r.optimized.board}" if r.optimized else "")
+        rows.append(row)
+    return rows
+
+
+def table_headers(results: Sequence[LanguageResult]) -> list[str]:
+    """HEADERS, plus the optimizer's column when it ran."""
+    return list(HEADERS) + (["optimized"] if any(r.optimized for r in results) else [])
