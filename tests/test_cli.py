@@ -261,7 +261,7 @@ def test_solve_builds_missing_lexicon_first(tmp_path: Path) -> None:
     store = tmp_path / "store"
     board = "katx/hond/fiet/xxxs"  # kat, tand (diagonal a-n), hond, fiets; Kees is a name; ab too short
     first = ok("solve", board, "--lexicon", recipe, "--store", store, "--json")
-    assert "not built yet" in first.stderr and "building it first" in first.stderr
+    assert "not built yet" in first.stderr and "built it first" in first.stderr
     data = json.loads(first.stdout)
     assert sorted(w["word"] for w in data["words"]) == ["fiets", "hond", "kat", "tand"]
     assert data["score"] == 5  # 1 + 1 + 1 + 2
@@ -285,7 +285,7 @@ def test_solve_rebuilds_when_recipe_changes(tmp_path: Path) -> None:
     ok("solve", board, "--lexicon", recipe, "--store", store)
     mini_recipe(tmp_path, extra_stage='\n[[stages]]\nstage = "regex-drop"\npattern = "^h"\n')
     changed = ok("solve", board, "--lexicon", recipe, "--store", store, "--json")
-    assert "building it first" in changed.stderr
+    assert "built it first" in changed.stderr
     assert sorted(w["word"] for w in json.loads(changed.stdout)["words"]) == ["fiets", "kat", "tand"]
 
 

@@ -221,7 +221,7 @@ def test_missing_lexicon_is_built_first_from_the_system_list(tmp_path: Path) -> 
     store = tmp_path / "store"
     result = _run("gd", "--boards", "30", "--store", str(store))
     assert result.exit_code == 0, result.stderr
-    assert "lexicon 'gd' is not built yet: building it first" in result.stderr
+    assert "lexicon 'gd' was not built yet: built it first" in result.stderr
     assert (store / "gd.marisa").is_file() and "distribution (alphabet)" in result.stdout
 
 

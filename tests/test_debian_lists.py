@@ -105,5 +105,5 @@ def test_solve_builds_a_missing_lexicon_from_the_system_list(tmp_path: Path) -> 
     store = tmp_path / "store"
     result = CliRunner().invoke(app, ["solve", "bàta/mòra/cala/sona", "--lang", "gd", "--store", str(store)])
     assert result.exit_code == 0, result.output
-    assert "building it first" in result.stderr
+    assert "built it first" in result.stderr
     assert (store / "gd.marisa").is_file()

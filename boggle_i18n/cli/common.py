@@ -5,7 +5,9 @@ from __future__ import annotations
 import functools
 import json
 import sys
+import time
 from collections.abc import Callable
+from contextlib import nullcontext
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -57,25 +59,31 @@ def warn(message: str) -> None:
     typer.echo(f"Warning: {message}", err=True)
 
 
-def building_note(name: str) -> None:
-    """Said when a command has to build a lexicon before it can answer."""
-    note(f"lexicon {name!r} is not built yet: building it first")
+def building_note(name: str, seconds: float | None = None) -> None:
+    """Said when a command had to build a lexicon before it could answer."""
+    took = f" in {seconds:.1f} s" if seconds is not None else ""
+    note(f"lexicon {name!r} was not built yet: built it first{took}")
 
 
 def load_or_build(name: str, store: Path | None) -> Lexicon:
     """Load lexicon `name`, building it first if needed, and say so on stderr.
 
-    The note comes once the build is under way (its first progress report, after
-    the source is found), so a build that cannot even start fails with its one
-    `Error:` line alone.
+    The note comes after the build succeeds, so a build that fails (no source, an
+    empty or undecodable list) leaves its one `Error:` line alone; on a terminal a
+    transient status line shows while it builds.
     """
-    pending: list[str] = []
+    built: list[str] = []
+    started = time.perf_counter()
+    status: Any = nullcontext()
+    if sys.stderr.isatty():
+        from rich.console import Console
 
-    def progress(_message: str) -> None:
-        if pending:
-            building_note(pending.pop())
-
-    return load_lexicon(name, store, on_build=pending.append, progress=progress)
+        status = Console(stderr=True).status(f"building lexicon {name}...")
+    with status:
+        lexicon = load_lexicon(name, store, on_build=built.append)
+    if built:
+        building_note(built[0], time.perf_counter() - started)
+    return lexicon
 
 
 def emit(text: str, output: Path | None = None) -> None:
