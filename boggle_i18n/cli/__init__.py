@@ -28,7 +28,7 @@ def _main(
     """Multilingual Boggle: build lexicons from raw word lists, roll and solve boards."""
 
 
-from . import lexicon_cmds, random_cmd, solve_cmd  # noqa: E402,F401  (commands register on import)
+from . import lexicon_cmds, optimize_cmd, random_cmd, results_cmd, solve_cmd  # noqa: E402,F401  (commands register on import)
 
 
 def main() -> None:
