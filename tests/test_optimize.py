@@ -442,3 +442,42 @@ def test_results_page_from_result_files(tmp_path: Path) -> None:
     proc = _cli("results", str(folder), "--output", str(page))
     assert proc.returncode == 1 and "bad.json" in proc.stderr and "Traceback" not in proc.stderr
     assert page.read_text() == text  # not clobbered
+
+
+def test_free_faces_come_from_the_language_dice() -> None:
+    from boggle_i18n.optimize.problem import free_faces
+
+    english = free_faces("en", (4, 4), SMALL)
+    assert "qu" in english and "q" not in english and len(english) == 26
+    assert free_faces(None, (4, 4), SMALL) == tuple(sorted(set("".join(WORDS))))
+
+
+def test_results_page_names_a_published_board_found_again(tmp_path: Path) -> None:
+    from boggle_i18n.optimize.results import render_results
+
+    run = optimize(SMALL, RULES, (3, 3), seed=1, restarts=1, iterations=2, top=1).to_dict()
+    run.update(command="boggle-i18n optimize --seed 1", _file="a.json")
+    board = run["best"][0]["board"]
+    turned = "/".join("".join(row[::-1]) for row in board.split("/"))  # a mirror image of the found board
+    known = [{"lexicon": "small", "size": "3x3", "dice": None, "board": turned, "score": 1, "source": "test"}]
+    page = render_results([run], known)
+    assert "the same board up to symmetry" in page
+    known[0]["board"] = "zzzzzzzzz"
+    assert "the same board up to symmetry" not in render_results([run], known)
+
+
+def test_reference_engine_finds_the_same_boards() -> None:
+    """The optimiser runs on any engine; the reference one gives the same seeded result as the fast one."""
+    fast = optimize(SMALL, RULES, (2, 3), seed=8, restarts=1, iterations=3, top=3)
+    slow = optimize(SMALL, RULES, (2, 3), seed=8, restarts=1, iterations=3, top=3, engine="reference")
+    assert slow.to_dict()["best"] == fast.to_dict()["best"]
+
+
+@pytest.mark.parametrize("command", ["optimize", "results"])
+def test_command_help(command: str) -> None:
+    from typer.testing import CliRunner
+
+    from boggle_i18n.cli import app
+
+    result = CliRunner().invoke(app, [command, "--help"])
+    assert result.exit_code == 0 and "Usage" in result.output

@@ -2,7 +2,8 @@
 
 A result file is the JSON that `optimize --json` prints, plus the command that
 made it. `known.json` in the same folder (optional) lists published boards to
-compare with: `[{"lexicon", "size", "dice", "board", "score", "source"}]`.
+compare with: `[{"lexicon", "size", "dice", "board", "score", "source"}]`, with
+optional `min_length` and `scoring` (a preset name) when the rules matter.
 """
 
 from __future__ import annotations
@@ -89,7 +90,7 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
         if not best_run["best"]:
             continue
         b = best_run["best"][0]
-        pub = _published(known, lexicon, size, best_run["settings"].get("dice"))
+        pub = _published(known, best_run)
         at = best_run.get("best_at")
         time_text = f"{at:.0f} s of {best_run['seconds']:.0f} s" if at is not None else f"{best_run['seconds']:.0f} s"
         out.append(
@@ -114,13 +115,16 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
             hits = [r for r in group if r["stopped"] == "target"]
             times = [r["seconds"] for r in hits]
             median = f"{statistics.median(times):.0f} s" if times else "n/a"
+            all_times = [r["seconds"] for r in group]  # a miss counts as its full run: a lower bound
+            median_all = statistics.median(all_times)
             out += [
                 f"### {lexicon} {size}, {space}: target {target}, strategy {strategy}, {workers} worker(s), "
                 f"limit {limit:.0f} s"
                 if limit
                 else f"### {lexicon} {size}, {space}: target {target}",
                 "",
-                f"Reached in {len(hits)} of {len(group)} seeds; median time to the target {median}.",
+                f"Reached in {len(hits)} of {len(group)} seeds; median time to the target {median} over the seeds "
+                f"that reached it, {median_all:.0f} s over all {len(group)} (a miss counted as its whole run).",
                 "",
                 "| seed | reached | seconds | best | board | boards scored | boards/s | command |",
                 "| ---: | --- | ---: | ---: | --- | ---: | ---: | --- |",
@@ -156,8 +160,35 @@ def _machine(m: dict[str, Any]) -> str:
     return f"{m.get('cpus', '?')} CPUs, Python {m.get('python', '?')}, {m.get('platform', '?')}"
 
 
-def _published(known: list[dict[str, Any]], lexicon: str, size: str, dice: str | None) -> str:
+def _published(known: list[dict[str, Any]], run: dict[str, Any]) -> str:
+    """The published board for this run's lexicon, size, dice and (when the entry names them) rules."""
+    settings = run["settings"]
+    rules = settings["rules"]
     for k in known:
-        if k.get("lexicon") == lexicon and k.get("size") == size and k.get("dice") == dice:
-            return f"{k['score']} `{k['board']}` ({k.get('source', '')})"
+        if (k.get("lexicon"), k.get("size"), k.get("dice")) != (
+            settings["lexicon"],
+            settings["size"],
+            settings.get("dice"),
+        ):
+            continue
+        if "min_length" in k and k["min_length"] != rules["min_length"]:
+            continue
+        if "scoring" in k and k["scoring"] != rules["scoring"]["name"]:
+            continue
+        same = ""
+        if run["best"] and _same_board(k["board"], run["best"][0]["board"], settings["size"]):
+            same = ", the same board up to symmetry"
+        return f"{k['score']} `{k['board']}` ({k.get('source', '')}{same})"
     return "none known"
+
+
+def _same_board(published: str, found: str, size: str) -> bool:
+    """Whether two boards in `solve` notation are one board up to rotation and reflection."""
+    from ..board.notation import parse_board, parse_size
+    from .canonical import canonical
+
+    try:
+        shape = parse_size(size)
+        return canonical(parse_board(published.lower(), {}, shape)) == canonical(parse_board(found, {}, shape))
+    except BoggleI18nError:
+        return False
