@@ -46,12 +46,23 @@ class Params:
 
 
 def climb(
-    search: Search, state: np.ndarray, score: int, rng: np.random.Generator, steps: int, chunk: int = 128
+    search: Search,
+    state: np.ndarray,
+    score: int,
+    rng: np.random.Generator,
+    steps: int,
+    chunk: int = 128,
+    optima: set[bytes] | None = None,
 ) -> tuple[np.ndarray, int]:
     """Hill climb from `state` to a local optimum: neighbours scored in shuffled chunks, the best of the
-    first chunk that improves is taken (so far from an optimum few neighbours are scored per step)."""
+    first chunk that improves is taken (so far from an optimum few neighbours are scored per step).
+
+    `optima` remembers states already proven to be local optima: a climb that reaches one stops there
+    without scoring its whole neighbourhood again (kicks often fall back into the same optimum)."""
     space = search.space
     for _ in range(steps):
+        if optima is not None and state.tobytes() in optima:
+            break
         nb = space.neighbours(state)
         nb = nb[rng.permutation(len(nb))]
         moved = False
@@ -63,6 +74,8 @@ def climb(
                 state, score, moved = part[best], int(scores[best]), True
                 break
         if not moved:
+            if optima is not None:
+                optima.add(state.tobytes())
             break
     return state, score
 
@@ -77,14 +90,15 @@ def hill(search: Search, rng: np.random.Generator, params: Params) -> None:
     space = search.space
     state = space.random(rng)
     scores, _ = search.score(state[None, :])
-    state, score = climb(search, state, int(scores[0]), rng, 10_000)
+    optima: set[bytes] = set()
+    state, score = climb(search, state, int(scores[0]), rng, 10_000, optima=optima)
     best, stale = score, 0
     for _ in range(params.iterations or 1_000_000):
         if stale >= params.kicks:
             break
         kicked = space.perturb(state, rng, 1, int(rng.integers(2, 5)))[0]
         k_scores, _ = search.score(kicked[None, :])
-        new, new_score = climb(search, kicked, int(k_scores[0]), rng, 10_000)
+        new, new_score = climb(search, kicked, int(k_scores[0]), rng, 10_000, optima=optima)
         if new_score >= score:
             state, score = new, new_score
         if score > best:
