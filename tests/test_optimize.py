@@ -501,3 +501,11 @@ def test_command_help(command: str) -> None:
 
     result = CliRunner().invoke(app, [command, "--help"])
     assert result.exit_code == 0 and "Usage" in result.output
+
+
+def test_free_faces_of_a_size_without_dice_are_the_preferred_sets() -> None:
+    from boggle_i18n.languages import get_language
+    from boggle_i18n.optimize.problem import free_faces
+
+    preferred = get_dice(get_language("en").dice[0]).faces - {""}
+    assert set(free_faces("en", (3, 3), SMALL)) == preferred

@@ -179,16 +179,16 @@ def make_problem(
 
 
 def free_faces(lang: str | None, shape: tuple[int, int], lexicon: Lexicon) -> tuple[str, ...]:
-    """Faces a free board may use: the language's dice faces (its set of this size first, else all its
-    sets), so English gets `qu` rather than a bare `q`; the lexicon's letters if the language has no dice."""
+    """Faces a free board may use: the faces of the language's dice set of this size (else of its preferred
+    set, as `random --letters` draws them), so English gets `qu` rather than a bare `q`; the lexicon's letters
+    if the language has no dice."""
     from ..languages import get_language
     from ..solver.scorer import lexicon_letters
 
     language = get_language(lang) if lang else None
     if language is not None and language.dice:
         ds = language.dice_for(*shape)
-        sets = [ds] if ds is not None else [get_dice(d) for d in language.dice]
-        faces = sorted({f for s in sets for f in s.faces} - {""})
+        faces = sorted((ds or get_dice(language.dice[0])).faces - {""})
         if faces:
             return tuple(faces)
     return tuple(lexicon_letters(lexicon))
