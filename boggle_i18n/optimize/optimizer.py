@@ -182,6 +182,19 @@ def optimize(
             "target": target,
             "top": top,
             "params": {k: v for k, v in params.__dict__.items()},
-            "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+            "machine": {
+                "cpus": os.cpu_count(),
+                "python": platform.python_version(),
+                "platform": platform.platform(),
+                "load_average": _load_average(),  # at the end: 1, 5 and 15 minutes
+            },
         },
     )
+
+
+def _load_average() -> list[float] | None:
+    """The system load average (how contended the timed run was), where the OS reports one."""
+    try:
+        return [round(x, 2) for x in os.getloadavg()]
+    except (AttributeError, OSError):
+        return None

@@ -78,6 +78,8 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
         "Written by `boggle-i18n results` from the result files in `results/` (each written by",
         "`boggle-i18n optimize ... --output FILE`); do not edit by hand. Boards are shown in canonical",
         "form (the first of their rotations and reflections), so a published board may appear turned.",
+        "Times are wall-clock seconds on the machine named at the end, which other jobs may have shared",
+        "(a run's `settings.machine.load_average` in its file, where recorded, says how busy it was).",
         "",
         "## Best board per lexicon, size and dice",
         "",
@@ -150,7 +152,10 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
             f"| {r['_file']} | {r['settings']['lexicon']} | {r['settings']['size']} | {_space(r)} | {r['strategy']} "
             f"| {r.get('workers', 1)} | {r['seed']} | {r['seconds']:.1f} | {r['stopped']} | {best} | {_when(r)} |"
         )
-    machines = {json.dumps(r["settings"].get("machine", {}), sort_keys=True) for r in runs}
+    machines = {
+        json.dumps({k: v for k, v in r["settings"].get("machine", {}).items() if k != "load_average"}, sort_keys=True)
+        for r in runs
+    }
     if machines:
         out += ["", "Machines: " + "; ".join(sorted(_machine(json.loads(m)) for m in machines)) + "."]
     return "\n".join(out) + "\n"
