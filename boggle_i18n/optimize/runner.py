@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -43,7 +43,6 @@ class Progress:
     best_score: int = -1
     restarts: int = 0
     elapsed: float = 0.0
-    workers: dict[int, tuple[int, int]] = field(default_factory=dict)  # worker -> (evaluated, best)
 
 
 def run_restart(
