@@ -36,8 +36,10 @@ from . import (  # noqa: E402,F401
     compare_cmd,
     languages_cmd,
     lexicon_cmds,
+    optimize_cmd,
     paths_cmd,
     random_cmd,
+    results_cmd,
     score_cmd,
     solve_cmd,
 )

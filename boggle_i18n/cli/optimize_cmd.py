@@ -1,0 +1,160 @@
+"""`optimize`: search for the highest-scoring boards (the library decides; this parses and prints)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..api import new_seed
+from ..board.notation import parse_size
+from ..errors import BoggleI18nError
+from ..selection import select
+from ..solver.base import get_solver
+from . import app
+from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+
+
+@app.command("optimize")
+@handle_errors
+def optimize_cmd(
+    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, dice faces and rules."),
+    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
+    dice: str | None = typer.Option(None, "--dice", help="Only boards this dice set can roll (its rules apply)."),
+    size: str | None = typer.Option(None, "--size", help="Board shape RxC [default: the dice set's, or 4x4]."),
+    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts."),
+    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table (word-count: most words)."),
+    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast or reference."),
+    strategy: str = typer.Option("hill", "--strategy", help="hill, anneal or pool."),
+    restarts: int | None = typer.Option(None, "--restarts", min=1, help="Stop after this many restarts."),
+    iterations: int | None = typer.Option(
+        None, "--iterations", min=1, help="Per restart: hill climbs, anneal proposals or pool rounds."
+    ),
+    time_limit: float | None = typer.Option(
+        None, "--time-limit", min=0.001, help="Stop after this many seconds [default: 60 without --restarts]."
+    ),
+    target: int | None = typer.Option(None, "--target", help="Stop as soon as a board scores this much."),
+    seed: int | None = typer.Option(None, "--seed", min=0, help="Random seed [default: a fresh one, echoed]."),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Local worker processes."),
+    cluster: str | None = typer.Option(
+        None, "--cluster", help="Dask scheduler address (tcp://host:8786): run restarts on its workers."
+    ),
+    top: int = typer.Option(10, "--top", min=1, help="How many distinct boards to report."),
+    pool_size: int = typer.Option(200, "--pool", min=1, help="Pool strategy: boards kept per round."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    output: Path | None = typer.Option(None, "--output", "-o", help="Write the result to this file (atomically)."),
+    store: Path | None = StoreOption,
+) -> None:
+    """Search for the highest-scoring boards; Ctrl-C or --time-limit stops and reports the best so far."""
+    from ..optimize.problem import free_faces
+    from ..optimize.strategies import STRATEGIES, Params
+
+    if strategy not in STRATEGIES:
+        raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    get_solver(engine)  # an unknown engine is a usage error, before any work
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon_name,
+        dice=dice,
+        size=parse_size(size) if size else None,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=not no_diagonals,
+        store=store,
+    )
+    shape = chosen.size or (4, 4)
+    chosen = chosen.for_size(shape)
+    name = chosen.require_lexicon()
+    lang = chosen.language.code
+    rules = chosen.rules
+    for message in chosen.warnings:
+        warn(message)
+    if restarts is None and time_limit is None:
+        time_limit = 60.0
+    if seed is None:
+        seed = new_seed()
+    note(f"seed {seed}")
+    lexicon = load_or_build(name, store)
+    faces = None if dice else free_faces(lang, shape, lexicon)
+    from ..optimize import optimize
+
+    display = _Display()
+    started = time.time()
+    result = optimize(
+        lexicon,
+        rules,
+        shape,
+        dice=dice,
+        faces=faces,
+        strategy=strategy,
+        seed=seed,
+        restarts=restarts,
+        iterations=iterations,
+        time_limit=time_limit,
+        target=target,
+        workers=workers,
+        cluster=cluster,
+        top=top,
+        engine=engine,
+        params=Params(pool=pool_size),
+        on_progress=display.update,
+    )
+    display.close()
+    data = result.to_dict()
+    data["command"] = shlex.join(["boggle-i18n", *sys.argv[1:]])
+    data["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
+    data["lang"] = lang
+    for error in result.errors:
+        note(f"warning: {error}")
+    emit(to_json(data) if json_out or output else render(data), output)
+    if output is not None and not json_out:
+        sys.stdout.write(render(data) + "\n")
+
+
+def render(data: dict[str, Any]) -> str:
+    """The text report: settings, then the top boards."""
+    s = data["settings"]
+    space = f"dice {s['dice']}" if s["dice"] else f"free letters ({len(s['faces'])} faces)"
+    lines = [
+        f"lexicon {s['lexicon']} ({s['word_count']:,} words); {s['size']}, {space}; strategy {data['strategy']}",
+        f"seed {data['seed']}; {data['restarts']} restarts, {data['boards_evaluated']:,} boards in "
+        f"{data['seconds']:.1f} s; stopped by {data['stopped']}"
+        + (f"; best first seen at {data['best_at']:.1f} s" if data["best_at"] is not None else ""),
+        "",
+        f"{'#':>3}  {'score':>6}  {'words':>5}  board",
+    ]
+    for i, b in enumerate(data["best"], 1):
+        lines.append(f"{i:>3}  {b['score']:>6}  {b['n_words']:>5}  {b['board']}")
+    return "\n".join(lines)
+
+
+class _Display:
+    """Progress on stderr: a live line on a terminal, a line per new best otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.best = -1
+        self.shown = False
+
+    def update(self, p: Any) -> None:
+        rate = p.evaluated / p.elapsed if p.elapsed > 0 else 0.0
+        line = (
+            f"best {p.best_score}  {p.evaluated:,} boards  {rate:,.0f} boards/s  {p.elapsed:.0f} s  "
+            f"{p.restarts} restarts"
+        )
+        if self.tty:
+            sys.stderr.write("\r" + line.ljust(78)[:110])
+            sys.stderr.flush()
+            self.shown = True
+        elif p.best_score > self.best:
+            sys.stderr.write(line + "\n")
+        self.best = max(self.best, p.best_score)
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
