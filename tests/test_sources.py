@@ -264,3 +264,24 @@ def test_nl_builds_from_debian_wdutch(tmp_path: Path) -> None:
     assert source["sha256"] == hashlib.sha256(DUTCH.read_bytes()).hexdigest()
     assert "fiets" in lexicon and "ideeen" in lexicon and "ideeën" not in lexicon
     assert (tmp_path / "store" / "nl.marisa").is_file()
+
+
+def test_real_download_path_prints_nothing_on_failure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capfd: pytest.CaptureFixture[str]
+) -> None:
+    """Through pooch itself (its HTTP fetch replaced by a failing one): no "Downloading data from" line leaks."""
+    import pooch
+    import requests
+
+    monkeypatch.delenv("BOGGLE_I18N_OFFLINE")
+    recipe = write_recipe(tmp_path)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise requests.ConnectionError("no network here")
+
+    monkeypatch.setattr(requests, "get", refuse)
+    pooch.get_logger().setLevel("INFO")  # as a fresh process has it
+    with pytest.raises(SourceError, match="ConnectionError"):
+        resolve_source(recipe)
+    captured = capfd.readouterr()
+    assert captured.err == "" and captured.out == ""

@@ -169,6 +169,8 @@ def _download(recipe: Recipe, target: Path) -> None:
 
     spec = recipe.source
     target.parent.mkdir(parents=True, exist_ok=True)
+    # pooch logs "Downloading data from ..." to stderr; a failure must stay one Error: line.
+    pooch.get_logger().setLevel("WARNING")
     try:
         pooch.retrieve(
             spec.url,
