@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import random
 from pathlib import Path
@@ -12,7 +13,7 @@ from typer.testing import CliRunner
 from boggle_i18n import api
 from boggle_i18n.cli import app
 from boggle_i18n.lexicon.store import Lexicon
-from boggle_i18n.solver.batch import BatchSettings, LineScorer, board_lines, score_stream
+from boggle_i18n.solver.batch import BatchSettings, LineScorer, read_blocks, score_stream
 
 runner = CliRunner()
 
@@ -37,7 +38,10 @@ def boards_file(tmp_path_factory: pytest.TempPathFactory) -> Path:
 def expected(path: Path, lexicon: Lexicon) -> dict[int, tuple[str, int | None, int | None]]:
     """Line number -> (text, score, words) by the reference solver through the plain API."""
     out = {}
-    for number, text in board_lines(path.read_text(encoding="utf-8").splitlines()):
+    for number, raw in enumerate(path.read_text(encoding="utf-8").lstrip("\ufeff").splitlines(), 1):
+        text = raw.strip()
+        if not text or text.startswith("#"):
+            continue
         try:
             board = api.parse_board(text, lang="en")
         except Exception:
@@ -133,26 +137,47 @@ def test_dutch_plain_q_and_dice_rules(built_store: Path) -> None:
     assert wrong_size.exit_code == 1 and "\terror\t" in wrong_size.stdout
 
 
-def test_stream_memory_is_per_chunk(built_store: Path) -> None:
-    """score_stream yields chunk by chunk, never the whole input: a generator of lines is consumed lazily."""
+def test_stream_reads_block_by_block(built_store: Path) -> None:
+    """score_stream consumes its input a block at a time, never the whole of it."""
     consumed = 0
 
-    def lines():  # type: ignore[no-untyped-def]
+    def blocks():  # type: ignore[no-untyped-def]
         nonlocal consumed
-        for i in range(10_000):
+        for i in range(100):
             consumed += 1
-            yield i + 1, "perslatgsineters"
+            yield 1 + 1000 * i, b"perslatgsineters\n" * 1000
 
     settings = BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en")
-    stream = score_stream(lines(), settings, chunk_size=1000)
+    stream = score_stream(blocks(), settings)
     first = next(stream)
-    assert len(first.scores) == 1000 and consumed <= 1001
-    assert set(first.scores) == {3625}
+    assert consumed == 1 and first.boards == 1000 and first.total == 3625 * 1000
 
 
-def test_line_scorer_fast_path_equals_full_parser(built_store: Path) -> None:
-    """Plain strings take the character table; the same boards in bracket notation take the parser."""
+def test_read_blocks_cuts_at_newlines_and_counts_lines() -> None:
+    """Blocks hold whole lines; each block's first line number is right; a BOM and a missing last newline are fine."""
+    data = "\ufeff" + "".join(f"line{i}\n" for i in range(1, 1000)) + "last"
+    blocks = list(read_blocks(io.BytesIO(data.encode("utf-8")), size=64))
+    assert len(blocks) > 10
+    assert b"".join(b for _, b in blocks).decode() == data.lstrip("\ufeff") + "\n"
+    for first, block in blocks:
+        assert block.endswith(b"\n")
+        head = block.split(b"\n", 1)[0].decode()
+        assert head == ("last" if first == 1000 else f"line{first}")
+
+
+def test_plain_block_path_equals_line_path(built_store: Path) -> None:
+    """A block of plain boards (one numpy lookup) and the same boards with a comment (line by line) agree."""
     scorer = LineScorer(BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en"))
-    plain = scorer.score_chunk([(1, "perslatgsineters"), (2, "qaaaqaaaqaaaqaaa")])
-    full = scorer.score_chunk([(1, "pers/latg/sine/ters"), (2, "[qu]aaa[qu]aaa[qu]aaa[qu]aaa")])
-    assert plain.scores == full.scores and plain.scores[0] == 3625
+    boards = ["perslatgsineters", "qaaaqaaaqaaaqaaa", "abcdefghijklmnop"]
+    plain = scorer.score_block(1, ("\n".join(boards) + "\n").encode())
+    mixed = scorer.score_block(1, ("# c\n" + "\n".join(boards) + "\n").encode())
+    assert plain.text == mixed.text and plain.total == mixed.total and plain.boards == 3
+    assert plain.text.startswith("perslatgsineters\t3625\t1045\n")
+
+
+def test_non_utf8_input_is_one_error(built_store: Path, tmp_path: Path) -> None:
+    bad = tmp_path / "bad.txt"
+    bad.write_bytes(b"perslatgsineters\nabc\xe9defghijklmnop\n")
+    result = runner.invoke(app, ["score", str(bad), "--lexicon", "en-enable2k", "--store", str(built_store)])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Error: board input is not UTF-8 text (line 2: byte 0xe9)"]

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import json
 import sys
 import time
+from collections.abc import Iterator
 from contextlib import nullcontext
 from pathlib import Path
-from typing import IO, Any
+from typing import Any
 
 import typer
 
@@ -15,22 +15,22 @@ from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..selection import select
 from ..solver.base import get_solver
-from ..solver.batch import BatchSettings, board_lines, default_workers, score_stream
+from ..solver.batch import BatchSettings, default_workers, read_blocks, score_stream
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
 
 
 class _Counting:
-    """Wraps a text stream to count bytes read, for a progress bar over a file."""
+    """Passes blocks through, counting their bytes for the progress bar."""
 
-    def __init__(self, stream: IO[str]) -> None:
-        self.stream = stream
+    def __init__(self, blocks: Iterator[tuple[int, bytes]]) -> None:
+        self.blocks = blocks
         self.read = 0
 
-    def __iter__(self) -> Any:
-        for line in self.stream:
-            self.read += len(line)
-            yield line
+    def __iter__(self) -> Iterator[tuple[int, bytes]]:
+        for line, data in self.blocks:
+            self.read += len(data)
+            yield line, data
 
 
 @app.command("score")
@@ -109,51 +109,39 @@ def score_cmd(
     if workers == 0:
         workers = default_workers()
     if board_file in (None, "-"):
-        source: Any = nullcontext(sys.stdin)
+        source: Any = nullcontext(sys.stdin.buffer)
         total_bytes = None
     else:
         path = Path(board_file)
-        source = path.open(encoding="utf-8")
+        source = path.open("rb")
         total_bytes = path.stat().st_size
     out = sys.stdout
     started = time.perf_counter()
     boards = bad = total = 0
     with source as stream:
-        counting = _Counting(stream)
+        counting = _Counting(read_blocks(stream))
         progress = None
         try:
-            for chunk in score_stream(board_lines(counting), settings, workers=workers, lexicon=lexicon):
-                for message in chunk.notes:
+            for block in score_stream(counting, settings, workers=workers, lexicon=lexicon, json_lines=json_out):
+                for message in block.notes:
                     note(message)
-                if not chunk.errors and not json_out:  # the usual chunk, in one join
-                    boards += len(chunk.texts)
-                    total += sum(chunk.scores)
-                    rows = zip(chunk.texts, chunk.scores, chunk.words, strict=True)
-                    out.write("".join(f"{t}\t{s}\t{w}\n" for t, s, w in rows))
-                else:
-                    parts: list[str] = []
-                    for i, (line, text) in enumerate(zip(chunk.lines, chunk.texts, strict=True)):
-                        error = chunk.errors.get(i)
-                        if error is None:
-                            boards += 1
-                            total += chunk.scores[i]
-                            parts.append(_line(line, text, chunk.scores[i], chunk.words[i], json_out))
-                            continue
-                        bad += 1
-                        note(f"line {line}: {error}")
-                        if strict:
-                            out.write("".join(parts))
-                            out.flush()
-                            raise BoggleI18nError(f"line {line} is not a board (--strict): {error}")
-                        parts.append(_error_line(line, text, error, json_out))
-                    out.write("".join(parts))
+                if strict and block.errors:
+                    line, error = block.errors[0]
+                    out.write(block.text[: block.first_error_at])
+                    out.flush()
+                    note(f"line {line}: {error}")
+                    raise BoggleI18nError(f"line {line} is not a board (--strict): {error}")
+                for line, error in block.errors:
+                    note(f"line {line}: {error}")
+                boards += block.boards
+                bad += len(block.errors)
+                total += block.total
+                out.write(block.text)
                 out.flush()
                 if progress is None:
-                    progress = _progress(total_bytes)  # after the first chunk: worker processes are started
+                    progress = _progress(total_bytes)  # after the first block: worker processes are started
                 if progress is not None:
                     progress.update(counting.read, boards)
-        except UnicodeDecodeError as exc:
-            raise BoggleI18nError(f"board input is not UTF-8 text ({exc.reason} at byte {exc.start})") from None
         finally:
             if progress is not None:
                 progress.close()
@@ -166,18 +154,6 @@ def score_cmd(
     )
     if bad:
         raise typer.Exit(1)
-
-
-def _line(line: int, text: str, score: int, words: int, json_out: bool) -> str:
-    if json_out:
-        return json.dumps({"line": line, "board": text, "score": score, "n_words": words}, ensure_ascii=False) + "\n"
-    return f"{text}\t{score}\t{words}\n"
-
-
-def _error_line(line: int, text: str, error: str, json_out: bool) -> str:
-    if json_out:
-        return json.dumps({"line": line, "board": text, "error": error}, ensure_ascii=False) + "\n"
-    return f"{text}\terror\t{error}\n"
 
 
 class _Bar:

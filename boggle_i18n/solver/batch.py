@@ -1,21 +1,24 @@
 """Scoring a stream of boards typed one per line: parse fast, score in batches, keep input order.
 
-`LineScorer` turns chunks of `(line number, text)` into scores; `score_stream`
-feeds chunks through it in this process or in worker processes, yielding results
-chunk by chunk in input order, so memory stays flat however long the input.
+`read_blocks` cuts the input into blocks of whole lines (bytes); `score_stream`
+hands each block to a `LineScorer`, in this process or in worker processes, and
+yields each block's formatted output in input order, so memory stays flat
+however long the input, and the reading process does almost nothing per line.
 
-Plain boards (`perslatgsineters`) skip the full notation parser: each character
-maps straight to a face code. Anything else (`/`, brackets, blanks, a letter
-outside the alphabet) goes through `api.parse_board`, with its exact errors.
+Plain boards (`perslatgsineters`) skip the full notation parser: a block's plain
+lines of one length become face codes in one numpy table lookup. Anything else
+(`/`, brackets, blanks, letters outside ASCII or the alphabet) goes through the
+notation parser line by line, with its exact errors.
 """
 
 from __future__ import annotations
 
+import json
 import math
 import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..board.board import Board
 from ..board.notation import parse_board
@@ -23,7 +26,7 @@ from ..errors import BoggleI18nError
 from .base import Rules
 from .scorer import Scorer, prepare_scorer
 
-CHUNK = 4096
+BLOCK = 1 << 17  # bytes of input a worker takes at a time: about 7,000 4x4 boards
 
 
 @dataclass(frozen=True)
@@ -77,6 +80,7 @@ class LineScorer:
         self._shorthands = self.selection.shorthands
         self._scorers: dict[tuple[int, int], Scorer] = {}
         self._tables: dict[tuple[int, int], dict[str, int]] = {}
+        self._byte_tables: dict[tuple[int, int], Any] = {}
         self.notes: list[str] = []
 
     def rules(self, shape: tuple[int, int]) -> Rules:
@@ -120,60 +124,213 @@ class LineScorer:
         scorer = self.scorer(board.size)
         return board.size, [scorer.codec.index(f) for f in board.faces]
 
+    def _byte_table(self, shape: tuple[int, int]) -> Any:
+        """int32[256]: the face code of each ASCII byte for plain boards of `shape`, -1 for any other byte."""
+        import numpy as np
+
+        table = self._byte_tables.get(shape)
+        if table is None:
+            self.scorer(shape)
+            table = np.full(256, -1, dtype=np.int32)
+            for ch, code in self._tables[shape].items():
+                if ord(ch) < 128:
+                    table[ord(ch)] = code
+            self._byte_tables[shape] = table
+        return table
+
+    def _plain_codes(self, texts: list[str], length: int) -> tuple[tuple[int, int], Any] | None:
+        """(shape, int32[n, cells] with -1 rows where a line is not plain ASCII) for lines of one length."""
+        import numpy as np
+
+        shape = self._shape_of_plain(length)
+        if shape is None:
+            return None
+        raw = "".join(texts).encode("utf-8")
+        if len(raw) != length * len(texts):  # some line has a non-ASCII letter: the per-line table
+            return None
+        codes = self._byte_table(shape)[np.frombuffer(raw, dtype=np.uint8).reshape(len(texts), length)]
+        return shape, codes
+
     def score_chunk(self, chunk: list[tuple[int, str]]) -> ChunkResult:
-        """Scores of a chunk of (line number, board text), errors per line, order kept."""
+        """Scores of a chunk of (line number, board text), errors per line, order kept.
+
+        Plain lines of one length are turned into codes in one numpy lookup; the
+        rest (other notations, non-ASCII letters, bad lines) go line by line.
+        """
         import numpy as np
 
         n = len(chunk)
         scores = [0] * n
         words = [0] * n
         errors: dict[int, str] = {}
-        groups: dict[tuple[int, int], tuple[list[int], list[int]]] = {}
-        parse = self._parse
+        groups: dict[tuple[int, int], tuple[list[Any], list[Any]]] = {}  # shape -> (positions, code arrays)
+        by_length: dict[int, list[int]] = {}
         for i, (_, text) in enumerate(chunk):
+            by_length.setdefault(len(text), []).append(i)
+        slow: list[int] = []
+        for length, positions in by_length.items():
             try:
-                shape, codes = parse(text)
+                plain = self._plain_codes([chunk[i][1] for i in positions], length)
+            except BoggleI18nError:
+                plain = None
+            if plain is None:
+                slow.extend(positions)
+                continue
+            shape, codes = plain
+            good = (codes >= 0).all(axis=1)
+            where = np.asarray(positions)
+            group = groups.setdefault(shape, ([], []))
+            group[0].append(where[good])
+            group[1].append(codes[good])
+            slow.extend(where[~good].tolist())
+        for i in sorted(slow):
+            try:
+                shape, row = self._parse(chunk[i][1])
             except BoggleI18nError as exc:
                 errors[i] = str(exc)
                 continue
-            group = groups.get(shape)
-            if group is None:
-                group = groups[shape] = ([], [])
-            group[0].append(i)
-            group[1].extend(codes)
-        for shape, (positions, flat) in groups.items():
-            array = np.asarray(flat, dtype=np.int32).reshape(len(positions), shape[0] * shape[1])
-            got_scores, got_words = self.scorer(shape).score_codes(array)
-            if len(positions) == n:  # the usual chunk: every line a board of one shape
+            group = groups.setdefault(shape, ([], []))
+            group[0].append(np.asarray([i]))
+            group[1].append(np.asarray([row], dtype=np.int32))
+        for shape, (position_parts, code_parts) in groups.items():
+            at = np.concatenate(position_parts)
+            codes = np.concatenate(code_parts).astype(np.int32, copy=False)
+            got_scores, got_words = self.scorer(shape).score_codes(codes)
+            if at.size == n and bool((at == np.arange(n)).all()):  # the usual chunk: one shape, in order
                 scores, words = got_scores.tolist(), got_words.tolist()
                 break
-            for i, score, count in zip(positions, got_scores.tolist(), got_words.tolist(), strict=True):
+            for i, score, count in zip(at.tolist(), got_scores.tolist(), got_words.tolist(), strict=True):
                 scores[i] = score
                 words[i] = count
         notes, self.notes = self.notes, []
         return ChunkResult([ln for ln, _ in chunk], [t for _, t in chunk], scores, words, errors, notes)
 
+    def score_block(self, first_line: int, data: bytes, json_lines: bool = False) -> BlockResult:
+        """Score a block of raw input lines (UTF-8, whole lines) and format its output.
 
-def board_lines(lines: Iterable[str], start: int = 1) -> Iterator[tuple[int, str]]:
-    """(line number, text) of each board line: blank lines and `#` comments skipped, a BOM and ends stripped."""
-    for number, line in enumerate(lines, start):
-        text = line.strip()
-        if number == start:
-            text = text.lstrip("\ufeff").strip()
-        if text and not text.startswith("#"):
-            yield number, text
+        Blank lines and `#` comments are skipped but counted, so errors name the
+        input's own line numbers.
+        """
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            where = first_line + data.count(b"\n", 0, exc.start)
+            raise BoggleI18nError(
+                f"board input is not UTF-8 text (line {where}: byte {data[exc.start]:#04x})"
+            ) from None
+        lines = text.split("\n")
+        fast = self._plain_block(data, lines, json_lines)
+        if fast is not None:
+            return fast
+        chunk = []
+        for number, raw in enumerate(lines, first_line):
+            line = raw.strip()
+            if line and not line.startswith("#"):
+                chunk.append((number, line))
+        result = self.score_chunk(chunk)
+        return format_block(result, json_lines)
+
+    def _plain_block(self, data: bytes, lines: list[str], json_lines: bool) -> BlockResult | None:
+        """The usual block (only plain ASCII boards of one length, no comments): scored with no per-line parsing."""
+        import numpy as np
+
+        if json_lines or len(lines) < 2 or lines[-1] != "":
+            return None
+        n = len(lines) - 1
+        length = len(lines[0])
+        shape = self._shape_of_plain(length)
+        if shape is None or len(data) != n * (length + 1):
+            return None
+        try:
+            table = self._byte_table(shape)
+        except BoggleI18nError:
+            return None
+        codes = table[np.frombuffer(data, dtype=np.uint8).reshape(n, length + 1)[:, :length]]
+        if not bool((codes >= 0).all()):  # a comment, a space, a CR, another notation: the general path
+            return None
+        got_scores, got_words = self.scorer(shape).score_codes(codes)
+        scores = got_scores.tolist()
+        rows = zip(lines, scores, got_words.tolist(), strict=False)
+        text = "".join(f"{t}\t{s}\t{w}\n" for t, s, w in rows)
+        notes, self.notes = self.notes, []
+        return BlockResult(text, n, sum(scores), [], None, notes)
 
 
-def chunked(items: Iterable[tuple[int, str]], size: int = CHUNK) -> Iterator[list[tuple[int, str]]]:
-    """Lists of up to `size` items."""
-    chunk: list[tuple[int, str]] = []
-    for item in items:
-        chunk.append(item)
-        if len(chunk) == size:
-            yield chunk
-            chunk = []
-    if chunk:
-        yield chunk
+@dataclass
+class BlockResult:
+    """A block's output text, and what the command reports: counts, errors and where the first error starts."""
+
+    text: str
+    boards: int
+    total: int
+    errors: list[tuple[int, str]]
+    first_error_at: int | None = None  # offset in `text` of the first error line
+    notes: list[str] = field(default_factory=list)
+
+
+def format_block(result: ChunkResult, json_lines: bool) -> BlockResult:
+    """`board<TAB>score<TAB>words` lines (or JSON Lines), error lines in place, in input order."""
+    if not result.errors and not json_lines:
+        rows = zip(result.texts, result.scores, result.words, strict=True)
+        text = "".join(f"{t}\t{s}\t{w}\n" for t, s, w in rows)
+        return BlockResult(text, len(result.texts), sum(result.scores), [], None, result.notes)
+    parts: list[str] = []
+    size = 0
+    first_error_at = None
+    boards = total = 0
+    errors = []
+    for i, (line, board) in enumerate(zip(result.lines, result.texts, strict=True)):
+        error = result.errors.get(i)
+        if error is None:
+            boards += 1
+            total += result.scores[i]
+            if json_lines:
+                row = {"line": line, "board": board, "score": result.scores[i], "n_words": result.words[i]}
+                part = json.dumps(row, ensure_ascii=False) + "\n"
+            else:
+                part = f"{board}\t{result.scores[i]}\t{result.words[i]}\n"
+        else:
+            errors.append((line, error))
+            if first_error_at is None:
+                first_error_at = size
+            if json_lines:
+                part = json.dumps({"line": line, "board": board, "error": error}, ensure_ascii=False) + "\n"
+            else:
+                part = f"{board}\terror\t{error}\n"
+        parts.append(part)
+        size += len(part)
+    return BlockResult("".join(parts), boards, total, errors, first_error_at, result.notes)
+
+
+def read_blocks(stream: BinaryIO, size: int = BLOCK) -> Iterator[tuple[int, bytes]]:
+    """(first line number, whole lines as bytes) blocks of about `size` bytes; a leading UTF-8 BOM dropped.
+
+    Only newlines are counted here (in C), so the reading process stays nearly idle
+    while workers parse; `read1` returns what a pipe has, so output keeps flowing.
+    """
+    read = getattr(stream, "read1", stream.read)
+    line = 1
+    rest = b""
+    first = True
+    while True:
+        data = read(size)
+        if not data:
+            break
+        data = rest + data
+        if first and len(data) >= 3:
+            data = data.removeprefix(b"\xef\xbb\xbf")
+            first = False
+        cut = data.rfind(b"\n")
+        if cut < 0:
+            rest = data
+            continue
+        block, rest = data[: cut + 1], data[cut + 1 :]
+        yield line, block
+        line += block.count(b"\n")
+    if rest:
+        if first:
+            rest = rest.removeprefix(b"\xef\xbb\xbf")
+        yield line, rest + b"\n"
 
 
 _WORKER: LineScorer | None = None
@@ -184,40 +341,39 @@ def _init_worker(settings: BatchSettings) -> None:
     _WORKER = LineScorer(settings)
 
 
-def _work(chunk: list[tuple[int, str]]) -> ChunkResult:
+def _work(job: tuple[int, bytes, bool]) -> BlockResult:
     assert _WORKER is not None
-    return _WORKER.score_chunk(chunk)
+    return _WORKER.score_block(*job)
 
 
 def score_stream(
-    lines: Iterable[tuple[int, str]],
+    blocks: Iterable[tuple[int, bytes]],
     settings: BatchSettings,
     workers: int = 1,
     lexicon: Any = None,
-    chunk_size: int = CHUNK,
-) -> Iterator[ChunkResult]:
-    """Score board lines chunk by chunk, in input order; `workers` > 1 uses that many processes.
+    json_lines: bool = False,
+) -> Iterator[BlockResult]:
+    """Score blocks of board lines (see `read_blocks`) in input order; `workers` > 1 uses that many processes.
 
-    Workers load the lexicon by name and map its compiled form from the store's
-    cache (prepared here first), so they share its pages instead of copying them.
+    The first block is scored here: the compiled lexicon is mapped, the kernels
+    loaded, the scorers prepared. Forked workers then start with all of it (the
+    trie's pages shared, not copied); where fork is missing, spawned workers load
+    the lexicon by name and map the same cache file.
     """
     if workers < 1:
         raise BoggleI18nError(f"--workers must be at least 1, not {workers}")
     local = LineScorer(settings, lexicon)
-    chunks = chunked(lines, chunk_size)
+    jobs = ((line, data, json_lines) for line, data in blocks)
     if workers == 1:
-        for chunk in chunks:
-            yield local.score_chunk(chunk)
+        for job in jobs:
+            yield local.score_block(*job)
         return
     import multiprocessing
 
-    first = next(chunks, None)
+    first = next(jobs, None)
     if first is None:
         return
-    # Score the first chunk here: the compiled lexicon is mapped, the kernels loaded, the scorers
-    # prepared. Forked workers then start with all of it (the trie pages shared, not copied);
-    # where fork is missing, spawned workers load the lexicon by name and map the same cache file.
-    result = local.score_chunk(first)
+    result = local.score_block(*first)
     global _WORKER
     if "fork" in multiprocessing.get_all_start_methods():
         _WORKER = local
@@ -226,7 +382,7 @@ def score_stream(
         pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(settings,))
     with pool:
         yield result
-        yield from pool.imap(_work, chunks, chunksize=1)
+        yield from pool.imap(_work, jobs, chunksize=1)
 
 
 def default_workers() -> int:
