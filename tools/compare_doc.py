@@ -23,6 +23,8 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
+from doc_section import replace_section  # noqa: E402  (tools/, beside this script)
+
 from boggle_i18n.api import load_lexicon  # noqa: E402
 from boggle_i18n.compare import LanguageResult, compare, table_headers, table_rows  # noqa: E402
 from boggle_i18n.languages import languages  # noqa: E402
@@ -120,12 +122,7 @@ def main() -> None:
         + f"\n\n![Scores of random 4x4 boards per language]({plot_link})"
     )
     if args.write:
-        text = args.write.read_text(encoding="utf-8")
-        if START not in text or END not in text:
-            raise SystemExit(f"{args.write} has no {START} ... {END} section")
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
-        args.write.write_text(f"{before}{START}\n{body}\n{END}{after}", encoding="utf-8")
+        replace_section(args.write, START, END, body)
         progress(f"wrote {args.write}")
     else:
         print(body)

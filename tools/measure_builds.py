@@ -23,6 +23,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from doc_section import replace_section
+
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
 LOCAL_SOURCES = {"en": SHARED / "en-enable1.txt", "en-enable2k": SHARED / "en-enable2k.txt"}
@@ -122,12 +124,7 @@ def main() -> None:
         + effects(rows)
     )
     if args.write:
-        text = args.write.read_text(encoding="utf-8")
-        if START not in text or END not in text:
-            raise SystemExit(f"{args.write} has no {START} ... {END} section")
-        before, rest = text.split(START, 1)
-        _, after = rest.split(END, 1)
-        args.write.write_text(f"{before}{START}\n{body}\n{END}{after}", encoding="utf-8")
+        replace_section(args.write, START, END, body)
     else:
         print(body)
 

@@ -23,7 +23,6 @@ from typing import Any, BinaryIO
 from ..board.board import Board
 from ..board.notation import parse_board
 from ..errors import BoggleI18nError
-from .base import Rules
 from .scorer import Scorer, prepare_scorer
 
 BLOCK = 1 << 17  # bytes of input a worker takes at a time: about 7,000 4x4 boards
@@ -82,10 +81,6 @@ class LineScorer:
         self._tables: dict[tuple[int, int], dict[str, int]] = {}
         self._byte_tables: dict[tuple[int, int], Any] = {}
         self.notes: list[str] = []
-
-    def rules(self, shape: tuple[int, int]) -> Rules:
-        """The rules boards of this shape are scored by (dice set of that size, or the language's defaults)."""
-        return self.scorer(shape).rules
 
     def scorer(self, shape: tuple[int, int]) -> Scorer:
         """The prepared scorer for boards of `shape`."""

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import mmap
-import os
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -251,9 +250,3 @@ def compile_lexicon(lexicon: Any, use_cache: bool = True) -> CompiledLexicon:
         mapped = from_file(path, key) or built  # mapped, so worker processes share its pages
     _MEMO[memo_key] = mapped
     return mapped
-
-
-def cache_files(store: str | os.PathLike[str]) -> list[Path]:
-    """Compiled caches in a store (for listing and cleaning)."""
-    folder = Path(store) / "compiled"
-    return sorted(folder.glob("*.bgc")) if folder.is_dir() else []

@@ -59,7 +59,12 @@ class FastScorer(ScorerBase):
         self._serial = 1
         from . import kernels  # numba: only now, never on import
 
-        self._kernels = kernels
+        self._kernels: Any = kernels  # numba dispatchers: checked by numba at the call, not by mypy
+
+    def _board_tables(self) -> tuple[np.ndarray, ...]:
+        """What every kernel call reads: face spellings (current: the codec may have grown), neighbours, trie."""
+        letters, lengths = self.codec.face_arrays()
+        return letters, lengths, self._nbr, self._nbr_n, self.compiled.records
 
     def _serials(self, n: int) -> int:
         """The first board serial for a batch of `n`; stamps are wiped when serials would overflow."""
@@ -80,15 +85,9 @@ class FastScorer(ScorerBase):
             return scores, words
         if codes.min() < 0 or codes.max() >= len(self.codec.faces):
             raise BoardError(f"face codes must lie in 0..{len(self.codec.faces) - 1} for this scorer's codec")
-        letters, lengths = self.codec.face_arrays()
-        c = self.compiled
         self._kernels.score_batch(
             codes,
-            letters,
-            lengths,
-            self._nbr,
-            self._nbr_n,
-            c.records,
+            *self._board_tables(),
             self._stamp,
             self._serials(n),
             self._points,
@@ -103,19 +102,14 @@ class FastScorer(ScorerBase):
         self._check(board)
         started = time.perf_counter()
         codes = self.codec.encode(board)
-        letters, lengths = self.codec.face_arrays()
-        c = self.compiled
+        tables = self._board_tables()
         capacity = 1024
         while True:
             paths = np.empty((capacity, self.cells), dtype=np.int64)
             plen = np.empty(capacity, dtype=np.int64)
             found, nodes = self._kernels.solve_one(
                 codes,
-                letters,
-                lengths,
-                self._nbr,
-                self._nbr_n,
-                c.records,
+                *tables,
                 self._stamp,
                 self._serials(1),
                 self._points,
