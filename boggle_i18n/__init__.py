@@ -1,16 +1,27 @@
-"""boggle-i18n: build Boggle lexicons from raw word lists and solve boards in any language."""
+"""boggle-i18n: build Boggle lexicons from raw word lists and solve boards in any language.
 
-from .api import RolledBoard, face_counts, load_lexicon, parse_board, roll, roll_board, rules_for, solve
-from .board import Board, DiceSet, dice_sets, get_dice
-from .errors import BoggleI18nError
-from .languages import Language, get_language, languages
-from .lexicon import Lexicon, build_lexicon
-from .scoring import Scoring, get_scoring
-from .selection import Selection, select
-from .solver import FoundWord, ReferenceSolver, Rules, SolveResult
+The public names load on first use (PEP 562), so a command that only scores
+boards does not pay for the build pipeline, and `import boggle_i18n` stays cheap.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
 
 __version__ = "0.1.0"
 
+_HOMES = {
+    ".api": ("RolledBoard", "face_counts", "load_lexicon", "parse_board", "roll", "roll_board", "rules_for", "solve"),
+    ".board": ("Board", "DiceSet", "dice_sets", "get_dice"),
+    ".errors": ("BoggleI18nError",),
+    ".languages": ("Language", "get_language", "languages"),
+    ".lexicon": ("Lexicon", "build_lexicon"),
+    ".scoring": ("Scoring", "get_scoring"),
+    ".selection": ("Selection", "select"),
+    ".solver": ("FoundWord", "ReferenceSolver", "Rules", "SolveResult"),
+}
+_HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 __all__ = [
     "Board",
     "BoggleI18nError",
@@ -39,3 +50,27 @@ __all__ = [
     "select",
     "solve",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    module = _HOME_OF.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
+
+
+if TYPE_CHECKING:
+    from .api import RolledBoard, face_counts, load_lexicon, parse_board, roll, roll_board, rules_for, solve
+    from .board import Board, DiceSet, dice_sets, get_dice
+    from .errors import BoggleI18nError
+    from .languages import Language, get_language, languages
+    from .lexicon import Lexicon, build_lexicon
+    from .scoring import Scoring, get_scoring
+    from .selection import Selection, select
+    from .solver import FoundWord, ReferenceSolver, Rules, SolveResult

@@ -119,8 +119,8 @@ class Solver(Protocol):
 
 
 _SOLVERS: dict[str, Callable[[], Solver]] = {}
-# Engines whose module is heavy to import (numba) register when first asked for.
-_LAZY = {"fast": "boggle_i18n.solver.fast"}
+# Engines whose module needs numpy (and numba) register when first asked for, off the solve path.
+_LAZY = {"fast": "boggle_i18n.solver.fast", "numba": "boggle_i18n.solver.fast"}
 
 
 def register_solver(name: str, factory: Callable[[], Solver]) -> None:

@@ -1,4 +1,11 @@
-"""The fast engine: numba kernels over the compiled popcount trie.
+"""The fast engine: one walk over the board and the compiled popcount trie, in two builds.
+
+- `fast` runs the C kernel (`_kernel.c`, compiled when the package is
+  installed): no JIT, a few milliseconds and about 30 MiB to start. Where it was
+  not built (no C compiler at install time) `fast` runs the numba kernel
+  instead, and says so.
+- `numba` always runs the numba kernel (`kernels.py`, the `numba` extra): the
+  same walk, compiled on first use and cached by numba.
 
 Boards of up to 64 cells (a used-cell set is one 64-bit word); larger boards are
 handed to the reference engine, and the result says so.
@@ -6,6 +13,7 @@ handed to the reference engine, and the result says so.
 
 from __future__ import annotations
 
+import importlib
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -13,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..board.board import Board, neighbours
-from ..errors import BoardError
+from ..errors import BoardError, BoggleI18nError
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .codec import FaceCodec
 from .compiled import CompiledLexicon, compile_lexicon
@@ -21,6 +29,27 @@ from .scorer import ReferenceScorer, Scorer, ScorerBase
 
 MAX_CELLS = 64
 _SERIAL_LIMIT = 2**31 - 2
+NO_C_KERNEL = "the fast engine's C kernel was not built (no C compiler at install time); running its numba kernel"
+
+
+def load_kernel(name: str) -> Any:
+    """The kernel module called `name` ("c" or "numba"); both offer `score_batch` and `solve_one`."""
+    try:  # numba's module is imported only now, never on the solve path
+        return importlib.import_module(f"{__package__}.{'_kernel' if name == 'c' else 'kernels'}")
+    except ImportError as error:
+        what = "the C kernel was not built" if name == "c" else "numba is not installed"
+        raise BoggleI18nError(
+            f"{what}; reinstall with a C compiler present, or: pip install 'boggle-i18n[numba]'"
+        ) from error
+
+
+def c_kernel_built() -> bool:
+    """Whether the C kernel was compiled at install time."""
+    try:
+        load_kernel("c")
+    except BoggleI18nError:
+        return False
+    return True
 
 
 def neighbour_arrays(rows: int, cols: int, diagonals: bool) -> tuple[np.ndarray, np.ndarray]:
@@ -42,12 +71,19 @@ def points_table(rules: Rules, max_length: int) -> np.ndarray:
 
 
 class FastScorer(ScorerBase):
-    """Scores boards of one shape with the numba kernels; `solve` gives words and paths."""
+    """Scores boards of one shape with a kernel ("c" or "numba"); `solve` gives words and paths."""
 
-    engine = "fast"
     note: str | None = None
 
-    def __init__(self, lexicon: Any, rules: Rules, shape: tuple[int, int], compiled: CompiledLexicon) -> None:
+    def __init__(
+        self,
+        lexicon: Any,
+        rules: Rules,
+        shape: tuple[int, int],
+        compiled: CompiledLexicon,
+        kernel: str = "c",
+        engine: str = "fast",
+    ) -> None:
         rows, cols = shape
         if rows * cols > MAX_CELLS:
             raise BoardError(f"the fast engine takes boards of at most {MAX_CELLS} cells, not {rows}x{cols}")
@@ -57,9 +93,14 @@ class FastScorer(ScorerBase):
         self._points = points_table(rules, compiled.max_length)
         self._stamp = np.zeros(compiled.nodes, dtype=np.int32)
         self._serial = 1
-        from . import kernels  # numba: only now, never on import
-
-        self._kernels: Any = kernels  # numba dispatchers: checked by numba at the call, not by mypy
+        self.engine = engine
+        self.kernel = kernel
+        self._kernels: Any = load_kernel(kernel)  # checked at the call (buffers, numba types), not by mypy
+        if kernel == "c":
+            try:
+                self._kernels.check_trie(compiled.records)  # once, so the walk needs no bounds checks
+            except ValueError as error:
+                raise BoggleI18nError(f"{error}; delete the store's compiled/ folder to rebuild it") from None
 
     def _board_tables(self) -> tuple[np.ndarray, ...]:
         """What every kernel call reads: face spellings (current: the codec may have grown), neighbours, trie."""
@@ -153,11 +194,18 @@ class FastEngine:
 
     name = "fast"
 
+    def _kernel(self) -> tuple[str, str | None]:
+        """The kernel to run and a note saying why when it is not the engine's first choice."""
+        return ("c", None) if c_kernel_built() else ("numba", NO_C_KERNEL)
+
     def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> Scorer:
         """A FastScorer, or the reference engine for boards over 64 cells."""
         if shape[0] * shape[1] > MAX_CELLS:
             return FallbackScorer(lexicon, rules, shape)
-        return FastScorer(lexicon, rules, shape, compile_lexicon(lexicon))
+        kernel, note = self._kernel()
+        scorer = FastScorer(lexicon, rules, shape, compile_lexicon(lexicon), kernel=kernel, engine=self.name)
+        scorer.note = note
+        return scorer
 
     def solve(self, board: Board, lexicon: Any, rules: Rules) -> SolveResult:
         """Solve one board."""
@@ -177,4 +225,14 @@ class FastEngine:
         return out
 
 
+class NumbaEngine(FastEngine):
+    """The `numba` engine: the fast engine's walk, always on the numba kernel (the `numba` extra)."""
+
+    name = "numba"
+
+    def _kernel(self) -> tuple[str, str | None]:
+        return "numba", None
+
+
 register_solver("fast", FastEngine)
+register_solver("numba", NumbaEngine)

@@ -1,0 +1,36 @@
+"""Build steps pyproject.toml cannot declare: the fast engine's C kernel and the shipped data folders.
+
+The C kernel (boggle_i18n/solver/_kernel.c) is optional: where no C compiler is
+found the install still succeeds, and the fast engine runs its numba kernel
+instead (the `numba` extra), saying so.
+"""
+
+import os
+import sys
+
+from setuptools import Extension, setup
+from setuptools.command.build_py import build_py
+
+DATA = ("pipelines", "lexicons")
+
+
+class BuildPyWithData(build_py):
+    """Copy the recipes and language data into the package as boggle_i18n/_data/ (resources.py looks there first)."""
+
+    def run(self) -> None:
+        super().run()
+        if getattr(self, "editable_mode", False):
+            return  # an editable install reads them beside the package
+        for name in DATA:
+            self.copy_tree(name, os.path.join(self.build_lib, "boggle_i18n", "_data", name))
+
+
+compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c11"]
+kernel = Extension(
+    "boggle_i18n.solver._kernel",
+    sources=["boggle_i18n/solver/_kernel.c"],
+    extra_compile_args=compile_args,
+    optional=True,
+)
+
+setup(ext_modules=[kernel], cmdclass={"build_py": BuildPyWithData})
