@@ -20,7 +20,6 @@ from .board.dice import DiceSet, get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
-from .lexicon.build import ensure_lexicon
 from .lexicon.store import Lexicon
 from .scoring import Scoring
 from .selection import Selection, select
@@ -53,6 +52,8 @@ def load_lexicon(
 ) -> Lexicon:
     """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed."""
     if build:
+        from .lexicon.build import ensure_lexicon  # the pipeline: only when something may be built
+
         return ensure_lexicon(name, store=store, on_build=on_build, progress=progress)
     return Lexicon.load(name, store)
 

@@ -21,5 +21,7 @@ def test_every_public_name_loads_on_demand() -> None:
 def test_importing_the_package_loads_no_pipeline_and_no_numpy() -> None:
     """A fresh interpreter: the build pipeline, numpy and numba stay unloaded until something needs them."""
     code = "import sys, boggle_i18n; print(' '.join(sorted(sys.modules)))"
-    loaded = set(subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split())
+    loaded = set(
+        subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    )
     assert not loaded & {"numpy", "numba", "boggle_i18n.pipeline", "boggle_i18n.lexicon.build"}

@@ -80,6 +80,32 @@ def test_score_file_in_order_with_bad_lines(
     assert "bad lines" in result.stderr.splitlines()[-1]
 
 
+@pytest.mark.parametrize(("engine", "lines"), [("numba", None), ("reference", 400)])
+def test_workers_give_the_same_output_on_every_engine(
+    engine: str, lines: int | None, boards_file: Path, built_store: Path, tmp_path: Path
+) -> None:
+    """Threads (fast, numba: their kernels release the GIL) or forked processes (reference): same rows, same order."""
+    path = boards_file
+    if lines is not None:
+        path = tmp_path / "some.txt"
+        path.write_text("\n".join(boards_file.read_text(encoding="utf-8").splitlines()[:lines]) + "\n")
+    args = ["score", str(path), "--lexicon", "en-enable2k", "--store", str(built_store), "--engine", engine]
+    one = runner.invoke(app, [*args, "--workers", "1"])
+    two = runner.invoke(app, [*args, "--workers", "2"])
+    assert one.exit_code == two.exit_code and one.stdout == two.stdout
+    assert len(one.stdout.splitlines()) > 300
+
+
+def test_strict_with_workers_stops_at_the_first_bad_line(boards_file: Path, built_store: Path) -> None:
+    result = runner.invoke(
+        app,
+        ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store), "--strict", "-w", "2"],
+    )
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[-1].startswith("Error: line 5001 is not a board (--strict)")
+    assert len(result.stdout.splitlines()) == 4998
+
+
 def test_strict_stops_at_the_first_bad_line(boards_file: Path, built_store: Path) -> None:
     result = runner.invoke(
         app, ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store), "--strict"]

@@ -4,11 +4,15 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import typer
 
 from ..board.notation import parse_size
-from ..compare import LanguageResult, check_request, compare, table_headers, table_rows
+
+if TYPE_CHECKING:
+    from ..compare import LanguageResult
+
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json
 
@@ -68,6 +72,8 @@ def compare_cmd(
 
     Lexicons not built yet are built first from the system word list.
     """
+    from ..compare import check_request, compare, table_headers, table_rows  # only when the command runs
+
     shape = parse_size(size)
     check_request(langs, shape, boards, optimize_time)
     if plot is not None:

@@ -7,7 +7,6 @@ from typing import Any
 
 import typer
 
-from ..language_info import language_overview
 from . import app
 from .common import StoreOption, emit, handle_errors, to_json
 
@@ -45,5 +44,7 @@ def languages_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the languages as JSON."),
 ) -> None:
     """List every language: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
+    from ..language_info import language_overview  # recipes and store scan: only when the command runs
+
     entries = language_overview(store)
     emit(to_json(entries) if json_out else languages_table(entries))

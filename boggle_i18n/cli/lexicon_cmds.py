@@ -11,7 +11,6 @@ import typer
 
 from ..board.dice import dice_sets
 from ..languages import get_language, languages
-from ..lexicon.build import build_lexicon
 from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
@@ -124,6 +123,8 @@ def build_lexicon_cmd(
     """Build a lexicon: raw list -> the recipe's stages -> MARISA trie + manifest in the store."""
     context, progress, on_bytes = _progress()
     with context:
+        from ..lexicon.build import build_lexicon  # the pipeline: only when the command runs
+
         lexicon = build_lexicon(
             name,
             source=source,

@@ -1,6 +1,24 @@
-"""Built lexicons: a MARISA trie plus a JSON manifest, kept in a store folder."""
+"""Built lexicons: a MARISA trie plus a JSON manifest, kept in a store folder.
 
-from .build import build_lexicon, ensure_lexicon
+The builder (and with it the whole pipeline) loads on first use: reading a
+built lexicon should not pay for the code that builds one.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
 from .store import FORMAT, FORMAT_VERSION, Lexicon, built_lexicons, lexicon_paths
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Lexicon", "build_lexicon", "built_lexicons", "ensure_lexicon", "lexicon_paths"]
+
+if TYPE_CHECKING:
+    from .build import build_lexicon, ensure_lexicon
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("build_lexicon", "ensure_lexicon"):
+        from . import build
+
+        return getattr(build, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

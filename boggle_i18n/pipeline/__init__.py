@@ -1,9 +1,25 @@
-"""The lexicon pipeline: a recipe (data) names a source and an ordered chain of stages."""
+"""The lexicon pipeline: a recipe (data) names a source and an ordered chain of stages.
 
-from .recipe import Recipe, load_recipe, recipe_names
-from .runner import StageReport, run_stages
-from .sources import ResolvedSource, resolve_source
-from .stages import STAGES
+Names load from their modules on first use, so code that needs one stage table
+(the language records read `stages.CASE_POLICIES`) does not load the runner,
+the downloader and the recipe reader too.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+_HOMES = {
+    "Recipe": ".recipe",
+    "load_recipe": ".recipe",
+    "recipe_names": ".recipe",
+    "StageReport": ".runner",
+    "run_stages": ".runner",
+    "ResolvedSource": ".sources",
+    "resolve_source": ".sources",
+    "STAGES": ".stages",
+}
 
 __all__ = [
     "STAGES",
@@ -15,3 +31,15 @@ __all__ = [
     "resolve_source",
     "run_stages",
 ]
+
+if TYPE_CHECKING:
+    from .recipe import Recipe, load_recipe, recipe_names
+    from .runner import StageReport, run_stages
+    from .sources import ResolvedSource, resolve_source
+    from .stages import STAGES
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _HOMES:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    return getattr(importlib.import_module(_HOMES[name], __name__), name)

@@ -23,9 +23,10 @@ from typing import Any, BinaryIO
 from ..board.board import Board
 from ..board.notation import parse_board
 from ..errors import BoggleI18nError
+from .base import get_solver
 from .scorer import Scorer, prepare_scorer
 
-BLOCK = 1 << 17  # bytes of input a worker takes at a time: about 7,000 4x4 boards
+BLOCK = 1 << 15  # bytes of input a worker takes at a time: about 1,900 4x4 boards, 10 ms of work
 
 
 @dataclass(frozen=True)
@@ -348,12 +349,12 @@ def score_stream(
     lexicon: Any = None,
     json_lines: bool = False,
 ) -> Iterator[BlockResult]:
-    """Score blocks of board lines (see `read_blocks`) in input order; `workers` > 1 uses that many processes.
+    """Score blocks of board lines (see `read_blocks`) in input order; `workers` > 1 scores that many at once.
 
-    The first block is scored here: the compiled lexicon is mapped, the kernels
-    loaded, the scorers prepared. Forked workers then start with all of it (the
-    trie's pages shared, not copied); where fork is missing, spawned workers load
-    the lexicon by name and map the same cache file.
+    The fast engine's kernels (C and numba) release the GIL, so its workers are
+    threads: the compiled trie and everything else is shared as it is, nothing
+    is forked, pickled or copied, and a worker costs only its own stamp array.
+    Engines that hold the GIL (reference) get forked processes instead.
     """
     if workers < 1:
         raise BoggleI18nError(f"--workers must be at least 1, not {workers}")
@@ -362,7 +363,51 @@ def score_stream(
     if workers == 1:
         for job in jobs:
             yield local.score_block(*job)
-        return
+    elif getattr(get_solver(settings.engine), "releases_gil", False):
+        yield from _score_threads(local, jobs, workers)
+    else:
+        yield from _score_processes(local, jobs, workers, settings)
+
+
+def _score_threads(first: LineScorer, jobs: Iterator[tuple[int, bytes, bool]], workers: int) -> Iterator[BlockResult]:
+    """Blocks scored by `workers` threads, each with a LineScorer of its own (scorers keep per-board stamps)."""
+    import queue
+    from collections import deque
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    idle: queue.SimpleQueue[LineScorer] = queue.SimpleQueue()
+    idle.put(first)
+    for _ in range(workers - 1):
+        idle.put(LineScorer(first.settings, first.lexicon))
+
+    def work(job: tuple[int, bytes, bool]) -> BlockResult:
+        scorer = idle.get()
+        try:
+            return scorer.score_block(*job)
+        finally:
+            idle.put(scorer)
+
+    pending: deque[Future[BlockResult]] = deque()
+    pool = ThreadPoolExecutor(workers, thread_name_prefix="score")
+    try:
+        for job in jobs:  # at most two blocks a worker in flight: memory stays flat
+            pending.append(pool.submit(work, job))
+            if len(pending) >= 2 * workers:
+                yield pending.popleft().result()
+        while pending:
+            yield pending.popleft().result()
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _score_processes(
+    local: LineScorer, jobs: Iterator[tuple[int, bytes, bool]], workers: int, settings: BatchSettings
+) -> Iterator[BlockResult]:
+    """Blocks scored by forked processes (spawned where fork is missing), for engines that hold the GIL.
+
+    The first block is scored here: the lexicon is mapped and the scorers
+    prepared, so forked workers start with all of it, the trie's pages shared.
+    """
     import multiprocessing
 
     first = next(jobs, None)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import json
 import mmap
+import threading
 import weakref
 from dataclasses import dataclass
 from pathlib import Path
@@ -31,6 +32,7 @@ if TYPE_CHECKING:
 
 MAGIC = b"BGLXC002"
 _ALIGN = 64
+_LOCK = threading.Lock()
 
 
 @dataclass(frozen=True)
@@ -223,8 +225,14 @@ def compile_lexicon(lexicon: Any, use_cache: bool = True) -> CompiledLexicon:
     """The compiled form of `lexicon`: from this process's memo, the store's cache, or built (and cached).
 
     Any object with `keys()` (all words) works; a stored `Lexicon` is cached on disk
-    beside its trie, an in-memory one only for as long as it lives.
+    beside its trie, an in-memory one only for as long as it lives. Thread-safe:
+    score's worker threads asking at once compile it once.
     """
+    with _LOCK:
+        return _compile_lexicon(lexicon, use_cache)
+
+
+def _compile_lexicon(lexicon: Any, use_cache: bool) -> CompiledLexicon:
     path = cache_path(lexicon) if use_cache else None
     if path is None:
         try:

@@ -193,6 +193,7 @@ class FastEngine:
     """The `fast` engine: prepare a scorer per board shape; one-off calls prepare on the fly."""
 
     name = "fast"
+    releases_gil = True  # both kernels run without the GIL: score's workers can be threads
 
     def _kernel(self) -> tuple[str, str | None]:
         """The kernel to run and a note saying why when it is not the engine's first choice."""
