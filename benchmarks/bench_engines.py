@@ -4,8 +4,9 @@
 
 The workload of the field's published figures: seeded uniform random boards over
 a-z with q = qu, ENABLE2K, 3+ letters, the classic 4x4 table on every size. Each
-engine scores the same boards; so does a plain set-of-prefixes Python solver
-written below (the usual 40-line solver), the baseline of the ratios. Dutch
+engine (`fast` on its C kernel, `numba`, `reference`) scores the same boards; so
+does a plain set-of-prefixes Python solver written below (the usual 40-line
+solver), the baseline of the ratios. Dutch
 boards are rolled from the `nl-4x4` dice and scored on `nl`. Last, whole
 `boggle-i18n score` processes read a file of boards with 1 and 2 workers.
 Lexicons are built from ../shared into a temporary store. Figures are medians of
@@ -92,8 +93,10 @@ def child(store: str, lexicon_name: str, engine: str, boards_file: str, cells: i
     from boggle_i18n.solver import Rules
     from boggle_i18n.solver.scorer import prepare_scorer
 
-    if engine == "fast":
-        import boggle_i18n.solver.kernels  # noqa: F401  (numba: counted as import, not as prepare)
+    if engine in ("fast", "numba"):  # the kernel module: counted as import, not as prepare
+        from boggle_i18n.solver.fast import load_kernel
+
+        load_kernel("c" if engine == "fast" else "numba")
     imported = time.perf_counter()
     lexicon = Lexicon.load(lexicon_name, store)
     loaded = time.perf_counter()
@@ -112,7 +115,7 @@ def child(store: str, lexicon_name: str, engine: str, boards_file: str, cells: i
     print(
         json.dumps(
             {
-                "import": imported - started,  # numpy, boggle_i18n and (fast) numba
+                "import": imported - started,  # numpy, boggle_i18n and the kernel (numba's: numba)
                 "load": loaded - imported,
                 "prepare": prepared - loaded,
                 "first_call": first,
@@ -191,8 +194,12 @@ def main() -> None:
     py = platform.python_version()
     print(f"machine: {platform.machine()}, {os.cpu_count()} cores, Python {py}, {platform.system()}")
     import numba
+    import numpy
 
-    print(f"numba {numba.__version__}; boards: seeded uniform a-z, q = qu; ENABLE2K; 3+ letters; classic table")
+    from boggle_i18n.solver.fast import c_kernel_built
+
+    print(f"numpy {numpy.__version__}, numba {numba.__version__}, C kernel built: {c_kernel_built()}")
+    print("boards: seeded uniform a-z, q = qu; ENABLE2K; 3+ letters; classic table")
     with tempfile.TemporaryDirectory() as tmp:
         store = str(Path(tmp) / "store")
         build_lexicon("en-enable2k", source=SHARED / "en-enable2k.txt", store=store, download=False)
@@ -221,16 +228,18 @@ def main() -> None:
                 lambda fs=faces, s=side: [prefix_solver(words, prefixes, f, s, points) for f in fs], args.repeat
             )
             fast, fast_rss = run_child([store, "en-enable2k", "fast", str(path), str(cells), str(args.repeat)])
+            nb, nb_rss = run_child([store, "en-enable2k", "numba", str(path), str(cells), str(args.repeat)])
             ref_path = Path(tmp) / f"ref{side}.txt"
             ref_path.write_text("\n".join(some) + "\n")
             ref, ref_rss = run_child([store, "en-enable2k", "reference", str(ref_path), str(cells), "3"])
-            rows.append((f"{side}x{side}", fast, fast_rss, ref, ref_rss, base))
+            engines = [("fast (C)", fast, fast_rss), ("numba", nb, nb_rss), ("reference", ref, ref_rss)]
+            rows.append((f"{side}x{side}", engines, base))
 
         print()
         print(f"{'board':6} {'engine':10} {'boards/s':>10} {'x prefix-set':>12} {'import ms':>9} {'load ms':>8} "
               f"{'prepare ms':>10} {'1st call ms':>11} {'peak MiB':>9}")  # fmt: skip
-        for size, fast, fast_rss, ref, ref_rss, base in rows:
-            for name, fig, rss in (("fast", fast, fast_rss), ("reference", ref, ref_rss)):
+        for size, engines, base in rows:
+            for name, fig, rss in engines:
                 print(
                     f"{size:6} {name:10} {fig['boards_per_s']:>10,.0f} {fig['boards_per_s'] / base:>12.1f} "
                     f"{fig['import'] * 1e3:>9.0f} {fig['load'] * 1e3:>8.1f} {fig['prepare'] * 1e3:>10.1f} "
@@ -239,8 +248,9 @@ def main() -> None:
                 )
             print(f"{size:6} {'prefix-set':10} {base:>10,.0f} {1.0:>12.1f}   (plain Python baseline, in process)")
         print(
-            "(import: numpy, boggle_i18n, numba for fast; load: Lexicon.load; prepare: compiled trie from the "
-            "store's cache + scorer;\n 1st call: the kernels' machine code loaded from numba's cache)"
+            "(import: numpy, boggle_i18n and the kernel module (numba for numba); load: Lexicon.load; prepare: "
+            "compiled trie from the store's cache + scorer;\n 1st call: numba loads its kernels' machine code "
+            "from its cache; the C kernel has nothing to load)"
         )
 
         # Dutch: boards rolled from the Dutch dice, on nl.
@@ -272,7 +282,7 @@ def main() -> None:
                 f"  --workers {workers}: {seconds:.2f} s, {args.score_boards / seconds:,.0f} boards/s, "
                 f"peak {max(r[1] for r in runs):.0f} MiB (main process), total score {runs[0][2]}"
             )
-        in_process = rows[0][1]["boards_per_s"]
+        in_process = rows[0][1][0][1]["boards_per_s"]
         ratio = in_process / (args.score_boards / results[1])
         print(f"  in-process fast engine / score --workers 1: {ratio:.2f}x")
         print(f"  --workers 2 speed-up over --workers 1: {results[1] / results[2]:.2f}x")

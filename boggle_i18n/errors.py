@@ -37,3 +37,7 @@ class ScoringError(BoggleI18nError):
 
 class OutputError(BoggleI18nError):
     """An output file, or the lexicon store, cannot be written."""
+
+
+class EngineError(BoggleI18nError):
+    """An engine cannot run at all here (a kernel not built or not installed): fatal, never one board's error."""

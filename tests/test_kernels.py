@@ -52,6 +52,9 @@ def test_a_missing_kernel_is_one_clear_error(monkeypatch: pytest.MonkeyPatch) ->
     assert not fast.c_kernel_built()
     with pytest.raises(BoggleI18nError, match=r"not built.*boggle-i18n\[numba\]"):
         fast.load_kernel("c")
+    monkeypatch.setitem(sys.modules, "boggle_i18n.solver.kernels", None)
+    with pytest.raises(BoggleI18nError, match=r"no kernel: the C kernel was not built .* and numba is not installed"):
+        prepare_scorer(SMALL, Rules(3, CLASSIC, True), (2, 2), engine="fast")
 
 
 @pytest.fixture

@@ -207,3 +207,19 @@ def test_non_utf8_input_is_one_error(built_store: Path, tmp_path: Path) -> None:
     result = runner.invoke(app, ["score", str(bad), "--lexicon", "en-enable2k", "--store", str(built_store)])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == ["Error: board input is not UTF-8 text (line 2: byte 0xe9)"]
+
+
+def test_a_missing_kernel_is_one_error_not_a_bad_line_per_board(
+    built_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """numba absent (sys.modules entry None makes the import fail): one `Error:` line, no per-board rows."""
+    monkeypatch.setitem(__import__("sys").modules, "boggle_i18n.solver.kernels", None)
+    result = runner.invoke(
+        app,
+        ["score", "-", "--lexicon", "en-enable2k", "--store", str(built_store), "--engine", "numba"],
+        input="perslatgsineters\nabcdefghijklmnop\n",
+    )
+    assert result.exit_code == 1
+    assert result.stdout == ""
+    assert result.stderr.splitlines() == [result.stderr.strip()]
+    assert result.stderr.startswith("Error: ") and "boggle-i18n[numba]" in result.stderr

@@ -29,7 +29,7 @@ def optimize_cmd(
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
     min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts."),
     scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table (word-count: most words)."),
-    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast or reference."),
+    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast, numba or reference."),
     strategy: str = typer.Option("hill", "--strategy", help="hill, anneal or pool."),
     restarts: int | None = typer.Option(None, "--restarts", min=1, help="Stop after this many restarts."),
     iterations: int | None = typer.Option(

@@ -61,9 +61,14 @@ def score_cmd(
     bare_q: str | None = typer.Option(
         None, "--bare-q", metavar="qu|q", help="What a lone q means: qu or q [default: from the dice]."
     ),
-    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast or reference."),
+    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
     workers: int = typer.Option(
-        1, "--workers", "-w", min=0, metavar="N", help="Processes to score with (0: one per core)."
+        1,
+        "--workers",
+        "-w",
+        min=0,
+        metavar="N",
+        help="Workers (0: one per core): threads for fast and numba, processes for reference.",
     ),
     json_out: bool = typer.Option(False, "--json", help="JSON Lines: one object per input board."),
     strict: bool = typer.Option(False, "--strict", help="Stop at the first line that is not a board."),

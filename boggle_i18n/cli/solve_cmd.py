@@ -113,7 +113,7 @@ def solve_cmd(
         "reference",
         "--engine",
         metavar="NAME",
-        help="Engine: reference (no start-up cost, best for one board) or fast (numba; pays its import once).",
+        help="Engine: reference (no start-up cost, best for one board), fast (C kernel; loads numpy once) or numba.",
     ),
     json_out: bool = typer.Option(
         False, "--json", help="Print one JSON object (board, lang, dice, lexicon, rules, score, words with paths)."

@@ -22,7 +22,7 @@ from typing import Any, BinaryIO
 
 from ..board.board import Board
 from ..board.notation import parse_board
-from ..errors import BoggleI18nError
+from ..errors import BoggleI18nError, EngineError
 from .base import get_solver
 from .scorer import Scorer, prepare_scorer
 
@@ -167,6 +167,8 @@ class LineScorer:
         for length, positions in by_length.items():
             try:
                 plain = self._plain_codes([chunk[i][1] for i in positions], length)
+            except EngineError:
+                raise
             except BoggleI18nError:
                 plain = None
             if plain is None:
@@ -182,6 +184,8 @@ class LineScorer:
         for i in sorted(slow):
             try:
                 shape, row = self._parse(chunk[i][1])
+            except EngineError:
+                raise
             except BoggleI18nError as exc:
                 errors[i] = str(exc)
                 continue
@@ -239,6 +243,8 @@ class LineScorer:
             return None
         try:
             table = self._byte_table(shape)
+        except EngineError:
+            raise
         except BoggleI18nError:
             return None
         codes = table[np.frombuffer(data, dtype=np.uint8).reshape(n, length + 1)[:, :length]]

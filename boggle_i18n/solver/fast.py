@@ -21,7 +21,7 @@ from typing import Any
 import numpy as np
 
 from ..board.board import Board, neighbours
-from ..errors import BoardError, BoggleI18nError
+from ..errors import BoardError, BoggleI18nError, EngineError
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .codec import FaceCodec
 from .compiled import CompiledLexicon, compile_lexicon
@@ -38,7 +38,7 @@ def load_kernel(name: str) -> Any:
         return importlib.import_module(f"{__package__}.{'_kernel' if name == 'c' else 'kernels'}")
     except ImportError as error:
         what = "the C kernel was not built" if name == "c" else "numba is not installed"
-        raise BoggleI18nError(
+        raise EngineError(
             f"{what}; reinstall with a C compiler present, or: pip install 'boggle-i18n[numba]'"
         ) from error
 
@@ -100,7 +100,7 @@ class FastScorer(ScorerBase):
             try:
                 self._kernels.check_trie(compiled.records)  # once, so the walk needs no bounds checks
             except ValueError as error:
-                raise BoggleI18nError(f"{error}; delete the store's compiled/ folder to rebuild it") from None
+                raise EngineError(f"{error}; delete the store's compiled/ folder to rebuild it") from None
 
     def _board_tables(self) -> tuple[np.ndarray, ...]:
         """What every kernel call reads: face spellings (current: the codec may have grown), neighbours, trie."""
@@ -197,7 +197,16 @@ class FastEngine:
 
     def _kernel(self) -> tuple[str, str | None]:
         """The kernel to run and a note saying why when it is not the engine's first choice."""
-        return ("c", None) if c_kernel_built() else ("numba", NO_C_KERNEL)
+        if c_kernel_built():
+            return "c", None
+        try:
+            load_kernel("numba")
+        except EngineError:
+            raise EngineError(
+                "the fast engine has no kernel: the C kernel was not built (no C compiler at install time) and "
+                "numba is not installed; reinstall with a C compiler present, or: pip install 'boggle-i18n[numba]'"
+            ) from None
+        return "numba", NO_C_KERNEL
 
     def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> Scorer:
         """A FastScorer, or the reference engine for boards over 64 cells."""
