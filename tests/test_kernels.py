@@ -140,3 +140,32 @@ def test_a_corrupt_compiled_trie_is_refused_before_any_walk() -> None:
         kernel.check_trie(records)
     with pytest.raises(ValueError):
         kernel.check_trie(np.zeros(0, np.uint64))
+
+
+def test_plain_lines_parse_and_format_in_c() -> None:
+    """plain_codes accepts only whole plain lines of one length; format_rows writes what the Python path wrote."""
+    if not fast.c_kernel_built():
+        pytest.skip("the C kernel was not built here")
+    kernel = fast.load_kernel("c")
+    table = np.full(256, -1, np.int32)
+    table[ord("a") : ord("z") + 1] = np.arange(26)
+    codes = np.empty((2, 4), np.int32)
+    assert kernel.plain_codes(b"abcd\nwxyz\n", table, 4, codes)
+    assert codes.tolist() == [[0, 1, 2, 3], [22, 23, 24, 25]]
+    for block in (b"abcd\nwx z\n", b"abc\nwxyzz\n", b"abcd\r\nwxy\n", b"abc\xc3\nwxyz\n"):
+        assert not kernel.plain_codes(block, table, 4, np.empty((2, 4), np.int32)), block
+    with pytest.raises(ValueError):
+        kernel.plain_codes(b"abcd\n", table, 4, np.empty((2, 4), np.int32))
+    with pytest.raises(ValueError):
+        kernel.plain_codes(b"abcd\n", table[:10], 4, np.empty((1, 4), np.int32))
+    scores = np.array([0, -3, 2**40], np.int64)
+    words = np.array([0, 7, 2**31 - 1], np.int32)
+    text, total = kernel.format_rows(b"ab\ncd\nef\n", 2, scores, words)
+    assert text == "".join(
+        f"{b}\t{s}\t{w}\n" for b, s, w in zip(["ab", "cd", "ef"], scores.tolist(), words.tolist(), strict=True)
+    )
+    assert total == sum(scores.tolist())
+    with pytest.raises(ValueError):
+        kernel.format_rows(b"ab\ncd\n", 2, scores, words)
+    with pytest.raises(ValueError):
+        kernel.format_rows(b"\xe9b\ncd\nef\n", 2, scores, words)

@@ -25,3 +25,19 @@ def test_importing_the_package_loads_no_pipeline_and_no_numpy() -> None:
         subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
     )
     assert not loaded & {"numpy", "numba", "boggle_i18n.pipeline", "boggle_i18n.lexicon.build"}
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([sys.executable, *args], capture_output=True, text=True)
+
+
+def test_the_console_entry_point_runs_the_command_line() -> None:
+    """`python -m boggle_i18n` goes through launch.main, like the installed script: version, errors, exit codes."""
+    version = run("-m", "boggle_i18n", "--version")
+    assert version.returncode == 0 and version.stdout.startswith("boggle-i18n ")
+    bad = run("-m", "boggle_i18n", "paths", "--size", "0x0")
+    assert bad.returncode != 0 and bad.stderr.startswith("Error:")
+    code = "import gc, sys, boggle_i18n.launch as launch\nsys.argv = ['x', '--version']\n"
+    code += "try:\n    launch.main()\nexcept SystemExit:\n    pass\nprint(gc.isenabled())"
+    out = run("-c", code).stdout
+    assert out.strip().endswith("True")  # the collector is back on for the command itself

@@ -96,6 +96,20 @@ def test_workers_give_the_same_output_on_every_engine(
     assert len(one.stdout.splitlines()) > 300
 
 
+def test_plain_blocks_score_the_same_without_the_c_helpers(
+    boards_file: Path, built_store: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Where the C kernel was not built, numpy parses plain blocks: the output is the same, byte for byte."""
+    from boggle_i18n.solver import batch
+
+    args = ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store)]
+    with_c = runner.invoke(app, args)
+    monkeypatch.setattr(batch, "_line_helpers", lambda: None)
+    without = runner.invoke(app, args)
+    assert with_c.exit_code == without.exit_code == 1
+    assert with_c.stdout == without.stdout and len(with_c.stdout.splitlines()) > 9000
+
+
 def test_strict_with_workers_stops_at_the_first_bad_line(boards_file: Path, built_store: Path) -> None:
     result = runner.invoke(
         app,

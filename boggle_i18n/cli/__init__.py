@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 import typer
 
 from .. import __version__
@@ -50,4 +52,9 @@ use_plain_help(app)  # after every command is registered: usage `NAME`, not `{na
 
 def main() -> None:
     """Console-script entry point."""
-    app()
+    try:
+        app()
+    finally:
+        # Everything left lives until exit anyway: frozen, the interpreter's last
+        # collections skip it, which takes about 30 ms off every command's exit.
+        gc.freeze()

@@ -326,10 +326,116 @@ static PyObject *check_trie(PyObject *self, PyObject *args) {
     Py_RETURN_NONE;
 }
 
+/* ---- plain board lines: parse and format a block without holding the GIL ---- */
+
+PyDoc_STRVAR(plain_codes_doc,
+             "plain_codes(data, table, length, out) -> bool\n\nFace codes of a block of plain board lines (each exactly "
+             "`length` bytes and a newline) through `table` (int32[256], -1 for a byte that is no face) into `out` "
+             "(int32[n, length]); False, with `out` unspecified, where any line is not such a board.");
+
+static PyObject *plain_codes(PyObject *self, PyObject *args) {
+    Py_buffer data, table, out;
+    Py_ssize_t length;
+    if (!PyArg_ParseTuple(args, "y*y*nw*", &data, &table, &length, &out)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = length > 0 ? data.len / (length + 1) : 0;
+    if (table.len != 256 * 4) {
+        PyErr_SetString(PyExc_ValueError, "table: int32[256]");
+    } else if (length < 1 || data.len % (length + 1) || out.len != n * length * 4) {
+        PyErr_SetString(PyExc_ValueError, "out: int32[n, length] for n lines of length bytes and a newline");
+    } else {
+        const unsigned char *in = data.buf;
+        const int32_t *map = table.buf;
+        int32_t *codes = out.buf;
+        int ok = 1;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; ok && i < n; i++) {
+            const unsigned char *line = in + i * (length + 1);
+            if (line[length] != '\n') ok = 0;
+            for (Py_ssize_t k = 0; ok && k < length; k++) {
+                int32_t code = map[line[k]];
+                if (code < 0) ok = 0;
+                codes[i * length + k] = code;
+            }
+        }
+        Py_END_ALLOW_THREADS
+        result = PyBool_FromLong(ok);
+    }
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&table);
+    PyBuffer_Release(&out);
+    return result;
+}
+
+static char *put_int(char *at, long long value) {
+    char digits[24];
+    int k = 0;
+    unsigned long long v = value < 0 ? 0ULL - (unsigned long long)value : (unsigned long long)value;
+    do {
+        digits[k++] = (char)('0' + v % 10);
+        v /= 10;
+    } while (v);
+    if (value < 0) *at++ = '-';
+    while (k) *at++ = digits[--k];
+    return at;
+}
+
+PyDoc_STRVAR(format_rows_doc,
+             "format_rows(data, length, scores, words) -> (text, total)\n\n`board<TAB>score<TAB>words` lines for a "
+             "block that plain_codes accepted (ASCII), and the sum of the scores (int64[n], int32[n]).");
+
+static PyObject *format_rows(PyObject *self, PyObject *args) {
+    Py_buffer data, scores, words;
+    Py_ssize_t length;
+    if (!PyArg_ParseTuple(args, "y*ny*y*", &data, &length, &scores, &words)) return NULL;
+    PyObject *result = NULL;
+    Py_ssize_t n = length > 0 ? data.len / (length + 1) : 0;
+    char *buffer = NULL;
+    if (length < 1 || data.len % (length + 1) || scores.len != n * 8 || words.len != n * 4) {
+        PyErr_SetString(PyExc_ValueError, "format_rows: n lines of length bytes, int64[n] scores, int32[n] words");
+    } else if (!(buffer = PyMem_RawMalloc((size_t)n * (size_t)(length + 36) + 1))) {
+        PyErr_NoMemory();
+    } else {
+        const char *in = data.buf;
+        const int64_t *s = scores.buf;
+        const int32_t *w = words.buf;
+        char *at = buffer;
+        long long total = 0;
+        int ascii = 1;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < n; i++) {
+            const char *line = in + i * (length + 1);
+            for (Py_ssize_t k = 0; k < length; k++) ascii &= (unsigned char)line[k] < 128;
+            memcpy(at, line, (size_t)length);
+            at += length;
+            *at++ = '\t';
+            at = put_int(at, s[i]);
+            *at++ = '\t';
+            at = put_int(at, w[i]);
+            *at++ = '\n';
+            total += s[i];
+        }
+        Py_END_ALLOW_THREADS
+        if (!ascii) {
+            PyErr_SetString(PyExc_ValueError, "format_rows: the lines are not ASCII");
+        } else {
+            PyObject *text = PyUnicode_DecodeASCII(buffer, at - buffer, "strict");
+            if (text) result = Py_BuildValue("NL", text, total);
+        }
+        PyMem_RawFree(buffer);
+    }
+    PyBuffer_Release(&data);
+    PyBuffer_Release(&scores);
+    PyBuffer_Release(&words);
+    return result;
+}
+
 static PyMethodDef methods[] = {
     {"score_batch", score_batch, METH_VARARGS, score_batch_doc},
     {"solve_one", solve_one, METH_VARARGS, solve_one_doc},
     {"check_trie", check_trie, METH_VARARGS, check_trie_doc},
+    {"plain_codes", plain_codes, METH_VARARGS, plain_codes_doc},
+    {"format_rows", format_rows, METH_VARARGS, format_rows_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -211,6 +211,9 @@ class LineScorer:
         Blank lines and `#` comments are skipped but counted, so errors name the
         input's own line numbers.
         """
+        fast = None if json_lines else self._plain_block(data)
+        if fast is not None:
+            return fast
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError as exc:
@@ -219,9 +222,6 @@ class LineScorer:
                 f"board input is not UTF-8 text (line {where}: byte {data[exc.start]:#04x})"
             ) from None
         lines = text.split("\n")
-        fast = self._plain_block(data, lines, json_lines)
-        if fast is not None:
-            return fast
         chunk = []
         for number, raw in enumerate(lines, first_line):
             line = raw.strip()
@@ -230,16 +230,21 @@ class LineScorer:
         result = self.score_chunk(chunk)
         return format_block(result, json_lines)
 
-    def _plain_block(self, data: bytes, lines: list[str], json_lines: bool) -> BlockResult | None:
-        """The usual block (only plain ASCII boards of one length, no comments): scored with no per-line parsing."""
+    def _plain_block(self, data: bytes) -> BlockResult | None:
+        """The usual block (only plain ASCII boards of one length, no comments): scored with no per-line parsing.
+
+        With the C helpers (built with the C kernel) the lines are turned into
+        codes and the output formatted without the GIL, so worker threads hold
+        it only for a few calls a block; otherwise numpy does the parsing.
+        """
         import numpy as np
 
-        if json_lines or len(lines) < 2 or lines[-1] != "":
+        length = data.find(b"\n")
+        if length <= 0 or len(data) % (length + 1):
             return None
-        n = len(lines) - 1
-        length = len(lines[0])
+        n = len(data) // (length + 1)
         shape = self._shape_of_plain(length)
-        if shape is None or len(data) != n * (length + 1):
+        if shape is None:
             return None
         try:
             table = self._byte_table(shape)
@@ -247,15 +252,34 @@ class LineScorer:
             raise
         except BoggleI18nError:
             return None
-        codes = table[np.frombuffer(data, dtype=np.uint8).reshape(n, length + 1)[:, :length]]
-        if not bool((codes >= 0).all()):  # a comment, a space, a CR, another notation: the general path
-            return None
-        got_scores, got_words = self.scorer(shape).score_codes(codes)
-        scores = got_scores.tolist()
-        rows = zip(lines, scores, got_words.tolist(), strict=False)
-        text = "".join(f"{t}\t{s}\t{w}\n" for t, s, w in rows)
+        helpers = _line_helpers()
+        if helpers is not None:
+            codes = np.empty((n, length), dtype=np.int32)
+            if not helpers.plain_codes(data, table, length, codes):
+                return None  # a comment, a space, a CR, another notation: the general path
+            got_scores, got_words = self.scorer(shape).score_codes(codes)
+            text, total = helpers.format_rows(data, length, got_scores, got_words)
+        else:
+            codes = table[np.frombuffer(data, dtype=np.uint8).reshape(n, length + 1)[:, :length]]
+            if not bool((codes >= 0).all()):
+                return None
+            got_scores, got_words = self.scorer(shape).score_codes(codes)
+            scores = got_scores.tolist()
+            boards = data.decode("ascii").split("\n")
+            text = "".join(f"{t}\t{s}\t{w}\n" for t, s, w in zip(boards, scores, got_words.tolist(), strict=False))
+            total = sum(scores)
         notes, self.notes = self.notes, []
-        return BlockResult(text, n, sum(scores), [], None, notes)
+        return BlockResult(text, n, total, [], None, notes)
+
+
+def _line_helpers() -> Any:
+    """The C kernel's `plain_codes`/`format_rows`, or None where it was not built (numpy does their work then)."""
+    import importlib
+
+    try:
+        return importlib.import_module(f"{__package__}._kernel")
+    except ImportError:
+        return None
 
 
 @dataclass
@@ -382,12 +406,13 @@ def _score_threads(first: LineScorer, jobs: Iterator[tuple[int, bytes, bool]], w
     from concurrent.futures import Future, ThreadPoolExecutor
 
     idle: queue.SimpleQueue[LineScorer] = queue.SimpleQueue()
-    idle.put(first)
-    for _ in range(workers - 1):
-        idle.put(LineScorer(first.settings, first.lexicon))
+    idle.put(first)  # at most `workers` blocks are in work at once, so at most `workers` scorers are made
 
     def work(job: tuple[int, bytes, bool]) -> BlockResult:
-        scorer = idle.get()
+        try:
+            scorer = idle.get_nowait()
+        except queue.Empty:  # every scorer is busy: a new one, prepared in this thread
+            scorer = LineScorer(first.settings, first.lexicon)
         try:
             return scorer.score_block(*job)
         finally:
