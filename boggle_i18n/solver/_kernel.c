@@ -43,6 +43,19 @@
 #define HOT
 #endif
 
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
+static inline int ctz64(uint64_t x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#else
+#define popcount64(x) __builtin_popcountll(x)
+#define ctz64(x) __builtin_ctzll(x)
+#endif
+
 typedef struct {
     const int32_t *codes;
     Py_ssize_t n, cells;
@@ -71,7 +84,7 @@ static inline int64_t step(const Tables *t, int64_t node, int32_t face) {
         uint64_t mask = t->records[2 * node];
         uint64_t bit = 1ULL << letter;
         if (!(mask & bit)) return -1;
-        node = (int64_t)((t->records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)__builtin_popcountll(mask & (bit - 1)));
+        node = (int64_t)((t->records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)popcount64(mask & (bit - 1)));
     }
     return node;
 }
@@ -137,7 +150,7 @@ static inline Found walk(const Tables *t, const int32_t *board, int32_t serial, 
                 sp--;
                 continue;
             }
-            int nxt = __builtin_ctzll(cand);
+            int nxt = ctz64(cand);
             cand_stack[top] = cand & (cand - 1);
             face = board[nxt];
             int64_t child = step(t, stack_node[top], face);
@@ -318,7 +331,7 @@ static PyObject *check_trie(PyObject *self, PyObject *args) {
     const uint64_t *r = b.buf;
     for (Py_ssize_t i = 0; ok && i < nodes; i++) {
         uint64_t first = r[2 * i + 1] & 0xFFFFFFFFULL;
-        uint64_t children = (uint64_t)__builtin_popcountll(r[2 * i]);
+        uint64_t children = (uint64_t)popcount64(r[2 * i]);
         ok = children == 0 || first + children <= (uint64_t)nodes;
     }
     PyBuffer_Release(&b);
