@@ -254,28 +254,40 @@ PyDoc_STRVAR(score_batch_doc,
              "out_score, out_words)\n\nScore every board (row of codes): total points into out_score (int64), "
              "distinct words into out_words (int32).");
 
-static PyObject *score_batch(PyObject *self, PyObject *args) {
-    Py_buffer b[10];
-    memset(b, 0, sizeof b);
-    long long serial0, min_len;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*w*Ly*Lw*w*", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &serial0,
+/* score_batch and solve_one take the same twelve arguments: parse and check them into tables, or NULL with an
+ * exception set (and nothing held). The caller releases the buffers and frees the tables. */
+static Tables *take_arguments(PyObject *args, Py_buffer b[10], long long *serial) {
+    long long min_len;
+    memset(b, 0, 10 * sizeof *b);
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*w*Ly*Lw*w*", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], serial,
                           &b[7], &min_len, &b[8], &b[9]))
         return NULL;
     Tables *t = PyMem_Malloc(sizeof(Tables));
-    PyObject *result = NULL;
     if (!t) {
         PyErr_NoMemory();
     } else if (load_tables(t, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], min_len) == 0) {
-        if (b[8].len != t->n * 8 || b[9].len != t->n * 4) {
-            fail("out_score: int64[n] and out_words: int32[n]");
-        } else if (serial0 < 1 || serial0 + t->n >= INT32_MAX) {
-            fail("serial0: 1 .. 2**31 - n");
-        } else {
-            Py_BEGIN_ALLOW_THREADS
-            score_all(t, (int32_t)serial0, b[8].buf, b[9].buf);
-            Py_END_ALLOW_THREADS
-            result = Py_NewRef(Py_None);
-        }
+        return t;
+    }
+    PyMem_Free(t);
+    release(b, 10);
+    return NULL;
+}
+
+static PyObject *score_batch(PyObject *self, PyObject *args) {
+    Py_buffer b[10];
+    long long serial0;
+    Tables *t = take_arguments(args, b, &serial0);
+    if (!t) return NULL;
+    PyObject *result = NULL;
+    if (b[8].len != t->n * 8 || b[9].len != t->n * 4) {
+        fail("out_score: int64[n] and out_words: int32[n]");
+    } else if (serial0 < 1 || serial0 + t->n >= INT32_MAX) {
+        fail("serial0: 1 .. 2**31 - n");
+    } else {
+        Py_BEGIN_ALLOW_THREADS
+        score_all(t, (int32_t)serial0, b[8].buf, b[9].buf);
+        Py_END_ALLOW_THREADS
+        result = Py_NewRef(Py_None);
     }
     PyMem_Free(t);
     release(b, 10);
@@ -289,30 +301,23 @@ PyDoc_STRVAR(solve_one_doc,
 
 static PyObject *solve_one(PyObject *self, PyObject *args) {
     Py_buffer b[10];
-    memset(b, 0, sizeof b);
-    long long serial, min_len;
-    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*w*Ly*Lw*w*", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &serial,
-                          &b[7], &min_len, &b[8], &b[9]))
-        return NULL;
-    Tables *t = PyMem_Malloc(sizeof(Tables));
+    long long serial;
+    Tables *t = take_arguments(args, b, &serial);
+    if (!t) return NULL;
     PyObject *result = NULL;
-    if (!t) {
-        PyErr_NoMemory();
-    } else if (load_tables(t, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], min_len) == 0) {
-        Py_ssize_t cap = b[9].len / 8;
-        if (t->n != 1) {
-            fail("board: int32[cells], one board");
-        } else if (b[9].len % 8 || b[8].len != cap * t->cells * 8) {
-            fail("out_paths: int64[cap, cells] and out_plen: int64[cap]");
-        } else if (serial < 1 || serial >= INT32_MAX) {
-            fail("serial: 1 .. 2**31 - 1");
-        } else {
-            Found f;
-            Py_BEGIN_ALLOW_THREADS
-            f = solve_board(t, (int32_t)serial, b[8].buf, b[9].buf, cap);
-            Py_END_ALLOW_THREADS
-            result = Py_BuildValue("LL", (long long)f.words, (long long)f.nodes);
-        }
+    Py_ssize_t cap = b[9].len / 8;
+    if (t->n != 1) {
+        fail("board: int32[cells], one board");
+    } else if (b[9].len % 8 || b[8].len != cap * t->cells * 8) {
+        fail("out_paths: int64[cap, cells] and out_plen: int64[cap]");
+    } else if (serial < 1 || serial >= INT32_MAX) {
+        fail("serial: 1 .. 2**31 - 1");
+    } else {
+        Found f;
+        Py_BEGIN_ALLOW_THREADS
+        f = solve_board(t, (int32_t)serial, b[8].buf, b[9].buf, cap);
+        Py_END_ALLOW_THREADS
+        result = Py_BuildValue("LL", (long long)f.words, (long long)f.nodes);
     }
     PyMem_Free(t);
     release(b, 10);
