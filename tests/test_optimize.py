@@ -267,6 +267,32 @@ def test_interrupt_keeps_the_best_so_far() -> None:
     assert result.stopped == "interrupted" and result.best and result.seconds < 10
 
 
+@pytest.mark.skipif("fork" not in __import__("multiprocessing").get_all_start_methods(), reason="needs fork")
+def test_interrupts_with_workers_never_break_the_queue() -> None:
+    """Many Ctrl-Cs at random moments of a two-worker run: each run stops, reports, and nothing raises.
+
+    Ctrl-C used to raise KeyboardInterrupt wherever the parent was, once inside a
+    queue read between a message's length and its body; the next read then waited
+    forever (a hung CLI test). Now it only sets a flag that the loop checks.
+    """
+    handlers = []
+    optimize(SMALL, RULES, (3, 3), seed=9, restarts=4, iterations=20, workers=2,
+             on_progress=lambda p: handlers.append(signal.getsignal(signal.SIGINT)))  # fmt: skip
+    assert handlers and signal.default_int_handler not in handlers  # while workers run, Ctrl-C is a flag
+    rng = np.random.default_rng(7)
+    for attempt in range(6):
+        timer = threading.Timer(0.3 + 0.4 * rng.random(), lambda: os.kill(os.getpid(), signal.SIGINT))
+        timer.start()
+        started = time.monotonic()
+        try:
+            result = optimize(SMALL, RULES, (3, 3), seed=attempt, time_limit=20, workers=2)
+        finally:
+            timer.cancel()
+        assert result.stopped == "interrupted" and result.best, attempt
+        assert time.monotonic() - started < 15
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # the handler is given back
+
+
 def _dying_hill(search, rng, params):  # type: ignore[no-untyped-def]
     if os.getpid() != PARENT and rng.integers(0, 2**31) % 2 == 0:
         os._exit(3)

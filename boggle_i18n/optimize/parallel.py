@@ -98,24 +98,16 @@ def _restart_catching_interrupt(
     job: Job, index: int, budget: Budget, on_batch: Callable[[Search], None]
 ) -> tuple[RestartReport, bool]:
     """A restart that turns Ctrl-C into a stop, so the boards found so far are kept."""
-    hit = [False]
-    previous = signal.getsignal(signal.SIGINT)
-
-    def handler(signum: int, frame: Any) -> None:
-        hit[0] = True
-
+    hits = [0]
     outer_stop = budget.stop
-    budget.stop = lambda: hit[0] or (outer_stop is not None and outer_stop())
-    try:
-        signal.signal(signal.SIGINT, handler)
-    except ValueError:  # not the main thread: Ctrl-C cannot reach us here anyway
-        previous = None
+    budget.stop = lambda: hits[0] > 0 or (outer_stop is not None and outer_stop())
+    previous = _catch_interrupts(hits)
     try:
         report = run_restart(job.problem, job.strategy, job.params, job.seed, index, budget, job.top, on_batch)
     finally:
         if previous is not None:
             signal.signal(signal.SIGINT, previous)
-    return report, hit[0]
+    return report, hits[0] > 0
 
 
 def _worker(w: int, k: int, job: Job, q: Any, stop: Any) -> None:
@@ -195,8 +187,27 @@ def run_processes(job: Job, workers: int, on_progress: Callable[[Progress], None
             progress.elapsed = time.monotonic() - started
             on_progress(progress)
 
+    def stop_on_interrupt() -> None:
+        """Ctrl-C: tell every worker to stop, then collect what they finish within the grace period."""
+        out.interrupted = True
+        stop.set()
+        deadline = time.monotonic() + GRACE
+        while len(finished) < workers and time.monotonic() < deadline and interrupts[0] < 2:
+            try:
+                handle(q.get(timeout=0.2))
+            except queue_mod.Empty:
+                if all(p.exitcode is not None for w, p in enumerate(procs) if w not in finished):
+                    break
+
+    # Ctrl-C only sets a flag: raised as KeyboardInterrupt it could land inside a queue
+    # read, between a message's length and its body, and leave the pipe unreadable.
+    interrupts = [0]
+    previous = _catch_interrupts(interrupts)
     try:
         while len(finished) < workers:
+            if interrupts[0]:
+                stop_on_interrupt()
+                break
             try:
                 handle(q.get(timeout=0.2))
                 continue
@@ -216,19 +227,9 @@ def run_processes(job: Job, workers: int, on_progress: Callable[[Progress], None
                         finished.add(w)
                         out.errors.append(f"worker {w} did not stop {GRACE:.0f} s after the time limit; ended it")
                 break
-    except KeyboardInterrupt:
-        out.interrupted = True
-        stop.set()
-        deadline = time.monotonic() + GRACE
-        while len(finished) < workers and time.monotonic() < deadline:
-            try:
-                handle(q.get(timeout=0.2))
-            except queue_mod.Empty:
-                if all(p.exitcode is not None for w, p in enumerate(procs) if w not in finished):
-                    break
-            except KeyboardInterrupt:
-                break
     finally:
+        if previous is not None:
+            signal.signal(signal.SIGINT, previous)
         stop.set()
         for p in procs:
             p.join(timeout=2.0)
@@ -237,6 +238,18 @@ def run_processes(job: Job, workers: int, on_progress: Callable[[Progress], None
                 p.join(timeout=2.0)
         q.close()
     return out
+
+
+def _catch_interrupts(count: list[int]) -> Any:
+    """Count SIGINTs in `count[0]` instead of raising; the previous handler, or None off the main thread."""
+
+    def handler(signum: int, frame: Any) -> None:
+        count[0] += 1
+
+    try:
+        return signal.signal(signal.SIGINT, handler)
+    except ValueError:  # not the main thread: Ctrl-C cannot reach us here anyway
+        return None
 
 
 def _drain(q: Any, handle: Callable[[tuple[str, int, Any]], None], wait: float) -> None:
