@@ -110,6 +110,17 @@ def test_plain_blocks_score_the_same_without_the_c_helpers(
     assert with_c.stdout == without.stdout and len(with_c.stdout.splitlines()) > 9000
 
 
+def test_a_note_is_said_once_however_many_workers(built_store: Path, tmp_path: Path) -> None:
+    """Boards over 64 cells go to the reference engine, which the output says once, not once per worker."""
+    path = tmp_path / "big.txt"
+    path.write_text("\n".join(["x" * 81] * 900) + "\n")  # 9x9, over 64 cells; three blocks of input
+    result = runner.invoke(
+        app, ["score", str(path), "--lexicon", "en-enable2k", "--store", str(built_store), "-w", "2", "--size", "9x9"]
+    )
+    assert result.exit_code == 0, result.stderr
+    assert sum("reference engine" in line for line in result.stderr.splitlines()) == 1
+
+
 def test_strict_with_workers_stops_at_the_first_bad_line(boards_file: Path, built_store: Path) -> None:
     result = runner.invoke(
         app,

@@ -123,13 +123,16 @@ def score_cmd(
     out = sys.stdout
     started = time.perf_counter()
     boards = bad = total = 0
+    said: set[str] = set()
     with source as stream:
         counting = _Counting(read_blocks(stream))
         progress = None
         try:
             for block in score_stream(counting, settings, workers=workers, lexicon=lexicon, json_lines=json_out):
                 for message in block.notes:
-                    note(message)
+                    if message not in said:  # each worker's scorer says it once: say it once
+                        said.add(message)
+                        note(message)
                 if strict and block.errors:
                     line, error = block.errors[0]
                     out.write(block.text[: block.first_error_at])
