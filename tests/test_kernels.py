@@ -7,6 +7,8 @@ test_engines.py, which run every engine (`fast` on the C kernel, `numba`).
 from __future__ import annotations
 
 import os
+from dataclasses import replace
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -14,7 +16,7 @@ import pytest
 from boggle_i18n.errors import BoggleI18nError
 from boggle_i18n.scoring import get_scoring
 from boggle_i18n.solver import Rules, fast
-from boggle_i18n.solver.compiled import compile_lexicon
+from boggle_i18n.solver.compiled import compile_lexicon, from_file, links_inside, to_bytes
 from boggle_i18n.solver.scorer import prepare_scorer
 from tests.test_solver import SMALL
 
@@ -129,17 +131,19 @@ def test_c_kernel_refuses_read_only_outputs(tables: dict[str, object]) -> None:
         call(tables)
 
 
-def test_a_corrupt_compiled_trie_is_refused_before_any_walk() -> None:
-    if not fast.c_kernel_built():
-        pytest.skip("the C kernel was not built here")
-    kernel = fast.load_kernel("c")
-    records = compile_lexicon(SMALL).records.copy()
-    kernel.check_trie(records)
-    records[0, 1] = len(records)  # the root's children past the end
-    with pytest.raises(ValueError, match="outside"):
-        kernel.check_trie(records)
-    with pytest.raises(ValueError):
-        kernel.check_trie(np.zeros(0, np.uint64))
+def test_a_cache_file_with_links_outside_the_trie_is_not_trusted(tmp_path: Path) -> None:
+    """The kernels walk without bounds checks: a cache file whose child links leave the trie is compiled again."""
+    compiled = compile_lexicon(SMALL)
+    assert links_inside(compiled.records) and links_inside(compiled.records, chunk=3)
+    bad = compiled.records.copy()
+    bad[-1] = (1, len(bad))  # the last node gets a child past the end
+    assert not links_inside(bad) and not links_inside(bad, chunk=3)
+    assert not links_inside(np.zeros((0, 2), np.uint64))
+    path = tmp_path / "trie.bgc"
+    path.write_bytes(to_bytes(compiled, "key"))
+    assert from_file(path, "key") is not None
+    path.write_bytes(to_bytes(replace(compiled, records=bad), "key"))
+    assert from_file(path, "key") is None
 
 
 def test_plain_lines_parse_and_format_in_c() -> None:

@@ -25,7 +25,7 @@ from boggle_i18n.board.board import Board
 from boggle_i18n.errors import BoggleI18nError
 from boggle_i18n.optimize import optimize
 from boggle_i18n.optimize.canonical import canonical, symmetries
-from boggle_i18n.optimize.moves import DiceSpace, FreeSpace, rollable
+from boggle_i18n.optimize.moves import DiceSpace, FreeSpace
 from boggle_i18n.optimize.problem import make_problem
 from boggle_i18n.optimize.strategies import STRATEGIES
 from boggle_i18n.scoring import get_scoring
@@ -138,20 +138,20 @@ def test_dice_moves_stay_rollable(dice_id: str) -> None:
     rng = np.random.default_rng(7)
     state = space.random(rng)
     for _ in range(3):
-        assert space.valid(state) and rollable(space.board(state), dice)
+        assert space.valid(state) and dice.can_show(space.board(state))
         neighbours = space.neighbours(state)
         assert len(neighbours) > 0
         picked = neighbours[rng.choice(len(neighbours), 30)]
         for s in [*picked, *space.perturb(state, rng, 30, 3)]:
             assert space.valid(s), s
-            assert rollable(space.board(s), dice)
+            assert dice.can_show(space.board(s))
         state = picked[0]
 
 
 def test_rollable_rejects_an_impossible_board() -> None:
     dice = get_dice("nl-4x4")
-    assert not rollable(Board(4, 4, ("q",) * 16), dice)  # one die has a q
-    assert rollable(dice.roll(__import__("random").Random(3)), dice)
+    assert not dice.can_show(Board(4, 4, ("q",) * 16))  # one die has a q
+    assert dice.can_show(dice.roll(__import__("random").Random(3)))
 
 
 # --- canonical form ------------------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_same_seed_same_boards_with_any_worker_count() -> None:
 def test_dice_run_reports_rollable_boards(enable2k: Lexicon) -> None:
     result = optimize(enable2k, RULES, (4, 4), dice="en-new-4x4", seed=2, restarts=1, iterations=2, top=5)
     dice = get_dice("en-new-4x4")
-    assert result.best and all(rollable(b, dice) for b in result.boards())
+    assert result.best and all(dice.can_show(b) for b in result.boards())
     assert result.settings["dice"] == "en-new-4x4"
 
 

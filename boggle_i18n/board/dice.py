@@ -54,6 +54,29 @@ class DiceSet:
         rng.shuffle(order)
         return Board(self.rows, self.cols, tuple(rng.choice(die).lower() for die in order))
 
+    def can_show(self, board: Board) -> bool:
+        """Whether one throw of these dice can show `board`: each cell its own die with that face up.
+
+        A bipartite matching of cells to dice (Kuhn's augmenting paths): the check
+        that an optimised or shipped board is a real throw.
+        """
+        if board.size != (self.rows, self.cols):
+            return False
+        options = [[d for d, die in enumerate(self.dice) if face in {f.lower() for f in die}] for face in board.faces]
+        owner: dict[int, int] = {}  # die -> cell
+
+        def place(cell: int, seen: set[int]) -> bool:
+            for d in options[cell]:
+                if d in seen:
+                    continue
+                seen.add(d)
+                if d not in owner or place(owner[d], seen):
+                    owner[d] = cell
+                    return True
+            return False
+
+        return all(place(cell, set()) for cell in range(len(board.faces)))
+
 
 def _load(path: str, raw: dict) -> DiceSet:
     try:

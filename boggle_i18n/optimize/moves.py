@@ -236,23 +236,3 @@ class DiceSpace:
     def board(self, state: np.ndarray) -> Board:
         """Decode."""
         return self.codec.decode(self.codes(state)[0], self.rows, self.cols)
-
-
-def rollable(board: Board, dice: DiceSet) -> bool:
-    """Whether some arrangement of `dice` shows `board` (a bipartite matching of cells to dice)."""
-    if board.size != (dice.rows, dice.cols):
-        return False
-    options = [[d for d, die in enumerate(dice.dice) if face in {f.lower() for f in die}] for face in board.faces]
-    owner: dict[int, int] = {}
-
-    def place(cell: int, seen: set[int]) -> bool:
-        for d in options[cell]:
-            if d in seen:
-                continue
-            seen.add(d)
-            if d not in owner or place(owner[d], seen):
-                owner[d] = cell
-                return True
-        return False
-
-    return all(place(cell, set()) for cell in range(len(board.faces)))

@@ -13,8 +13,9 @@
  *   codes int32[n, cells], face_letters uint8[faces, longest], face_len uint8[faces],
  *   nbr int64[cells, 8], nbr_n int64[cells], records uint64[nodes, 2],
  *   stamp int32[nodes], points int64[max_length + 1].
- * Every index read from them is checked once on entry (and the trie once per
- * scorer, by check_trie), so no input can make the walk read out of bounds.
+ * Every index read from them is checked once on entry; the trie's child links
+ * are checked where an untrusted trie enters (compiled.links_inside, on a cache
+ * file), so no input can make the walk read out of bounds.
  *
  * The walk keeps an explicit stack, a 64-bit mask of used cells, and never clears
  * anything between boards: a word is counted once per board because its
@@ -324,26 +325,6 @@ static PyObject *solve_one(PyObject *self, PyObject *args) {
     return result;
 }
 
-PyDoc_STRVAR(check_trie_doc,
-             "check_trie(records) -> None\n\nRaise ValueError unless every node's children lie inside the records: "
-             "checked once per scorer, so the walk itself needs no bounds checks.");
-
-static PyObject *check_trie(PyObject *self, PyObject *args) {
-    Py_buffer b;
-    if (!PyArg_ParseTuple(args, "y*", &b)) return NULL;
-    int ok = b.len % 16 == 0 && b.len > 0;
-    Py_ssize_t nodes = b.len / 16;
-    const uint64_t *r = b.buf;
-    for (Py_ssize_t i = 0; ok && i < nodes; i++) {
-        uint64_t first = r[2 * i + 1] & 0xFFFFFFFFULL;
-        uint64_t children = (uint64_t)popcount64(r[2 * i]);
-        ok = children == 0 || first + children <= (uint64_t)nodes;
-    }
-    PyBuffer_Release(&b);
-    if (!ok) return PyErr_Format(PyExc_ValueError, "compiled trie: a child index lies outside its %zd nodes", nodes);
-    Py_RETURN_NONE;
-}
-
 /* ---- plain board lines: parse and format a block without holding the GIL ---- */
 
 PyDoc_STRVAR(plain_codes_doc,
@@ -451,7 +432,6 @@ static PyObject *format_rows(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"score_batch", score_batch, METH_VARARGS, score_batch_doc},
     {"solve_one", solve_one, METH_VARARGS, solve_one_doc},
-    {"check_trie", check_trie, METH_VARARGS, check_trie_doc},
     {"plain_codes", plain_codes, METH_VARARGS, plain_codes_doc},
     {"format_rows", format_rows, METH_VARARGS, format_rows_doc},
     {NULL, NULL, 0, NULL},

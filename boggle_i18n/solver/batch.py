@@ -274,12 +274,9 @@ class LineScorer:
 
 def _line_helpers() -> Any:
     """The C kernel's `plain_codes`/`format_rows`, or None where it was not built (numpy does their work then)."""
-    import importlib
+    from .fast import c_kernel_built, load_kernel
 
-    try:
-        return importlib.import_module(f"{__package__}._kernel")
-    except ImportError:
-        return None
+    return load_kernel("c") if c_kernel_built() else None
 
 
 @dataclass

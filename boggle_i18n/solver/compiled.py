@@ -196,7 +196,7 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
             array = np.frombuffer(buffer, dtype=np.dtype(dtype), count=count, offset=base + offset)
             arrays[name] = array.reshape(shape)
         records = arrays["records"]
-        if records.ndim != 2 or records.shape[1] != 2 or records.dtype != np.uint64:
+        if records.ndim != 2 or records.shape[1] != 2 or records.dtype != np.uint64 or not links_inside(records):
             return None
         return CompiledLexicon(
             tuple(header["letters"]),
@@ -206,6 +206,25 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
         )
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
+
+
+def links_inside(records: np.ndarray, chunk: int = 1 << 18) -> bool:
+    """Whether every node's children lie inside `records`: the one check that keeps the kernels' walks in bounds.
+
+    A file read from the cache is the only trie not built by this module, so it
+    is checked here, once per process; the kernels' hot loops then need none.
+    Chunked, so the temporaries stay a few MiB however large the trie.
+    """
+    import numpy as np
+
+    nodes = len(records)
+    for start in range(0, nodes, chunk):
+        part = records[start : start + chunk]
+        children = np.bitwise_count(part[:, 0])
+        ends = (part[:, 1] & np.uint64(0xFFFFFFFF)) + children
+        if not bool(((children == 0) | (ends <= nodes)).all()):
+            return False
+    return nodes > 0
 
 
 def cache_path(lexicon: Any) -> Path | None:

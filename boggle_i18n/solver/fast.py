@@ -96,11 +96,6 @@ class FastScorer(ScorerBase):
         self.engine = engine
         self.kernel = kernel
         self._kernels: Any = load_kernel(kernel)  # checked at the call (buffers, numba types), not by mypy
-        if kernel == "c":
-            try:
-                self._kernels.check_trie(compiled.records)  # once, so the walk needs no bounds checks
-            except ValueError as error:
-                raise EngineError(f"{error}; delete the store's compiled/ folder to rebuild it") from None
 
     def _board_tables(self) -> tuple[np.ndarray, ...]:
         """What every kernel call reads: face spellings (current: the codec may have grown), neighbours, trie."""
