@@ -12,6 +12,7 @@ import itertools
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -24,6 +25,7 @@ from boggle_i18n.prove.checkpoint import read_checkpoint
 from boggle_i18n.prove.classes import class_space, make_partition, open_cells, split_order
 from boggle_i18n.prove.engine import ClassProver
 from boggle_i18n.prove.prover import ProofProgress, estimate, proof_spec, prove
+from boggle_i18n.prove.tasks import ProofSpec
 from boggle_i18n.scoring import get_scoring
 from boggle_i18n.solver import Rules
 from boggle_i18n.solver.scorer import prepare_scorer
@@ -103,7 +105,7 @@ def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> No
     """For random classes (2-3 faces a cell), the root bound is at least the true score of every board in the
     class, and the branching keeps every board that reaches a threshold set just at the class's best."""
     rules = Rules(min_length=3, scoring=CLASSIC)
-    faces = tuple("abcdefghijklmnoprstuvwxyz") + ("qu",)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
     spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 0)
     prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
     rng = random.Random(7)
@@ -127,7 +129,7 @@ def test_planted_best_3x3_is_found(enable2k: Lexicon) -> None:
     """The class holding the published best 3x3 board (streaedlp, 545) gives it back at threshold 545, and
     nothing at 546."""
     rules = Rules(min_length=3, scoring=CLASSIC)
-    faces = tuple("abcdefghijklmnoprstuvwxyz") + ("qu",)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
     spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 545)
     prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
     board = "streaedlp"
@@ -135,8 +137,7 @@ def test_planted_best_3x3_is_found(enable2k: Lexicon) -> None:
     for perm in symmetries(3, 3):  # the canonical class of some image of the board holds that image
         image = [board[i] for i in perm]
         digits = [bucket_of[image[c]] for c in spec.space.bucketed]
-        number = int("".join(map(str, digits)), spec.partition.k) if spec.partition.k <= 10 else None
-        assert number is not None
+        number = sum(d * spec.partition.k ** (len(digits) - 1 - i) for i, d in enumerate(digits))
         if spec.space.canonical_mask(np.array([number]))[0]:
             break
     outcome = prover.search(number, 545)
@@ -176,7 +177,7 @@ def test_partition_and_open_cells() -> None:
         make_partition(faces, "aeiou", counts, 40)
 
 
-def small_spec(threshold: int = 0, buckets: int = 3) -> object:
+def small_spec(threshold: int = 0, buckets: int = 3) -> ProofSpec:
     rules = Rules(min_length=3, scoring=CLASSIC)
     return proof_spec(SMALL, rules, (2, 3), FACES_2X3, "aeiou", threshold, buckets=buckets, tasks_wanted=12)
 
@@ -185,24 +186,24 @@ def test_checkpoint_resume_after_interrupt_equals_straight_run(tmp_path: Path) -
     """A proof stopped at a random task and resumed gives what one straight run gives, without redoing the
     finished tasks; a torn last line is dropped and redone."""
     spec = small_spec(threshold=12)
-    straight = prove(spec, threshold_source="test")  # type: ignore[arg-type]
+    straight = prove(spec, threshold_source="test")
     assert straight.complete and straight.boards
     path = tmp_path / "proof.ckpt"
-    stop_after = random.Random(3).randint(2, spec.space.tasks - 2)  # type: ignore[attr-defined]
+    stop_after = random.Random(3).randint(2, spec.space.tasks - 2)
 
     def interrupt(p: ProofProgress) -> None:
         if p.tasks_done >= stop_after:
             raise KeyboardInterrupt
 
     with pytest.raises(KeyboardInterrupt):
-        prove(spec, threshold_source="test", checkpoint=path, on_progress=interrupt)  # type: ignore[arg-type]
+        prove(spec, threshold_source="test", checkpoint=path, on_progress=interrupt)
     _, done, torn = read_checkpoint(path)
     assert len(done) == stop_after and not torn
     with open(path, "a", encoding="utf-8") as f:
         f.write('{"task": 99, "classes"')  # a write cut off by a kill
     seen: list[int] = []
     resumed = prove(
-        spec,  # type: ignore[arg-type]
+        spec,
         threshold_source="test",
         checkpoint=path,
         resume=True,
@@ -212,39 +213,155 @@ def test_checkpoint_resume_after_interrupt_equals_straight_run(tmp_path: Path) -
     assert resumed.boards == straight.boards
     assert resumed.classes == straight.classes
     assert seen[0] == stop_after  # the finished tasks were not run again
-    assert len(read_checkpoint(path)[1]) == spec.space.tasks  # type: ignore[attr-defined]
+    assert len(read_checkpoint(path)[1]) == spec.space.tasks
 
 
 def test_foreign_or_damaged_checkpoints_are_one_error(tmp_path: Path) -> None:
     spec = small_spec(threshold=12)
     path = tmp_path / "proof.ckpt"
-    prove(spec, threshold_source="test", checkpoint=path)  # type: ignore[arg-type]
+    prove(spec, threshold_source="test", checkpoint=path)
     other = small_spec(threshold=13)
-    with pytest.raises(BoggleI18nError, match="belongs to another proof.*threshold"):
-        prove(other, threshold_source="test", checkpoint=path, resume=True)  # type: ignore[arg-type]
+    with pytest.raises(BoggleI18nError, match=r"belongs to another proof.*threshold"):
+        prove(other, threshold_source="test", checkpoint=path, resume=True)
     with pytest.raises(BoggleI18nError, match="exists"):
-        prove(spec, threshold_source="test", checkpoint=path)  # type: ignore[arg-type]
+        prove(spec, threshold_source="test", checkpoint=path)
     lines = path.read_text().splitlines()
     path.write_text("\n".join([lines[0], "{not json", *lines[2:]]) + "\n")
     with pytest.raises(BoggleI18nError, match="line 2 is damaged"):
-        prove(spec, threshold_source="test", checkpoint=path, resume=True)  # type: ignore[arg-type]
+        prove(spec, threshold_source="test", checkpoint=path, resume=True)
     path.write_text(json.dumps({"some": "json"}) + "\n")
     with pytest.raises(BoggleI18nError, match="not a boggle-i18n proof checkpoint"):
-        prove(spec, threshold_source="test", checkpoint=path, resume=True)  # type: ignore[arg-type]
+        prove(spec, threshold_source="test", checkpoint=path, resume=True)
 
 
 def test_one_and_two_workers_agree() -> None:
     spec = small_spec(threshold=12)
-    one = prove(spec, threshold_source="test", workers=1)  # type: ignore[arg-type]
-    two = prove(spec, threshold_source="test", workers=2)  # type: ignore[arg-type]
+    one = prove(spec, threshold_source="test", workers=1)
+    two = prove(spec, threshold_source="test", workers=2)
     assert one.complete and two.complete
     assert one.boards == two.boards and one.classes == two.classes
 
 
 def test_estimate_projects_from_a_sample() -> None:
     spec = small_spec(threshold=12)
-    est = estimate(spec, sample=20)  # type: ignore[arg-type]
+    est = estimate(spec, sample=20)
     assert est.classes_exact and est.sampled == 20
-    full = prove(spec, threshold_source="test")  # type: ignore[arg-type]
+    full = prove(spec, threshold_source="test")
     assert est.classes_total == full.classes
     assert est.low_seconds <= est.total_seconds <= est.high_seconds
+
+
+def test_a_local_worker_that_dies_costs_only_its_tasks() -> None:
+    """SIGKILL a worker process mid-proof: the pool is rebuilt, unfinished tasks run again, same result."""
+    import multiprocessing
+    import os
+    import signal
+
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    killed: list[int] = []
+
+    def kill_one(p: ProofProgress) -> None:
+        if p.tasks_done >= 1 and not killed:
+            children = multiprocessing.active_children()
+            if children:
+                killed.append(children[0].pid or 0)
+                os.kill(children[0].pid or 0, signal.SIGKILL)
+
+    result = prove(spec, threshold_source="test", workers=2, on_progress=kill_one)
+    assert killed
+    assert result.complete and result.boards == straight.boards and result.classes == straight.classes
+
+
+def test_dask_cluster_with_a_worker_killed_mid_run() -> None:
+    """A real LocalCluster: one worker SIGKILLed after the first task; Dask reruns its tasks, same result."""
+    import os
+    import signal
+
+    distributed = pytest.importorskip("distributed")
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        victim = next(iter(cluster.workers.values())).process.process.pid
+        killed: list[int] = []
+
+        def kill_one(p: ProofProgress) -> None:
+            if p.tasks_done - p.resumed >= 1 and not killed:
+                killed.append(victim)
+                os.kill(victim, signal.SIGKILL)
+
+        result = prove(
+            spec,
+            threshold_source="test",
+            cluster=cluster.scheduler_address,
+            on_progress=kill_one,
+        )
+    assert killed
+    assert result.complete and result.boards == straight.boards and result.classes == straight.classes
+    assert result.cluster is not None
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+MINI_EN = Path(__file__).resolve().parent / "fixtures" / "mini-en.txt"
+
+
+@pytest.fixture
+def mini_store(tmp_path: Path) -> Path:
+    from boggle_i18n import build_lexicon
+
+    store = tmp_path / "store"
+    build_lexicon("en-enable2k", source=MINI_EN, store=store)
+    return store
+
+
+def _invoke(*args: str) -> object:
+    from typer.testing import CliRunner
+
+    from boggle_i18n.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--size", "9x9"], "1 to 64 cells"),
+        (["--size", "0x3"], "size"),
+        (["--resume"], "--resume needs --checkpoint"),
+        (["--threshold", "-1"], "threshold"),
+        (["--buckets", "40"], "buckets"),
+        (["--lang", "xx"], "xx"),
+        (["--output", "{tmp}/no/such/dir/out.json"], "no/such/dir"),
+    ],
+)
+def test_bad_prove_input_is_one_error_line(mini_store: Path, tmp_path: Path, extra: list[str], message: str) -> None:
+    args = ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--store", str(mini_store)]
+    result: Any = _invoke(*args, *[e.replace("{tmp}", str(tmp_path)) for e in extra])
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], lines
+    assert "Traceback" not in result.output
+
+
+def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_path: Path) -> None:
+    """A whole proof through the command, its result file, a checkpoint that refuses to be overwritten, and
+    the proven section of `results`."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    out = folder / "proof.json"
+    ckpt = tmp_path / "proof.ckpt"
+    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--store", str(mini_store)]
+    result: Any = _invoke(*base, "--threshold", "1", "--checkpoint", str(ckpt), "--output", str(out))
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert data["kind"] == "proof" and data["complete"] and data["proven_best"]["score"] >= 1
+    assert data["settings"]["trie_sha256"]
+    again: Any = _invoke(*base, "--threshold", "1", "--checkpoint", str(ckpt))
+    assert again.exit_code == 1 and "exists" in again.stderr
+    resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == data["boards"]
+    page: Any = _invoke("results", str(folder))
+    assert page.exit_code == 0, page.stderr
+    assert "## Proven best boards" in page.stdout and f"**{data['proven_best']['score']}** proven" in page.stdout

@@ -71,6 +71,8 @@ def prove_cmd(
         raise BoggleI18nError("--resume needs --checkpoint FILE")
     if checkpoint is not None and checkpoint.exists() and not resume and not do_estimate:
         raise BoggleI18nError(f"checkpoint {checkpoint} exists: add --resume to continue it, or remove it")
+    if output is not None and str(output) != "-" and not output.parent.is_dir():
+        raise BoggleI18nError(f"cannot write {output}: folder {output.parent} does not exist")  # before hours of work
     name = chosen.require_lexicon()
     lexicon = load_or_build(name, store)
     faces = free_faces(chosen.language.code, shape, lexicon)
@@ -85,9 +87,7 @@ def prove_cmd(
         note("finding a threshold: optimize for 10 s ...")
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
         note(f"threshold {threshold} from {source}")
-    spec = proof_spec(
-        lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=buckets, open_count=open_cells
-    )
+    spec = proof_spec(lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=buckets, open_count=open_cells)
     started = time.time()
     if do_estimate:
         est = estimate(spec, sample=sample)
@@ -134,7 +134,9 @@ def _render(data: dict[str, Any]) -> str:
     s = data["settings"]
     rules = s["rules"]
     best = data["proven_best"]
-    state = "proven" if data["complete"] else f"NOT complete ({data['tasks']['done']} of {data['tasks']['total']} tasks)"
+    state = (
+        "proven" if data["complete"] else f"NOT complete ({data['tasks']['done']} of {data['tasks']['total']} tasks)"
+    )
     lines = [
         f"lexicon {s['lexicon']}; {s['size']}, {len(s['faces'])} faces; {rules['scoring']['name']}, "
         f"{rules['min_length']}+ letters{'' if rules.get('diagonals', True) else ', no diagonals'}",
@@ -193,8 +195,7 @@ class _Display:
         left = f"  about {_duration(eta)} left" if eta is not None else ""
         best = f"  best {p.best}" if p.best >= 0 else ""
         line = (
-            f"tasks {p.tasks_done}/{p.tasks_total}  classes {p.classes_done:,}  CPU {p.cpu_seconds:,.0f} s"
-            f"{best}{left}"
+            f"tasks {p.tasks_done}/{p.tasks_total}  classes {p.classes_done:,}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
         )
         if self.tty:
             width = 24

@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 import os
 from pathlib import Path
-from typing import Any, TextIO
+from typing import IO, Any
 
 from ..errors import BoggleI18nError
 from .tasks import TaskResult
@@ -78,7 +78,7 @@ class CheckpointWriter:
             self._file = self._open(path, "a")
 
     @staticmethod
-    def _open(path: Path, mode: str) -> TextIO:
+    def _open(path: Path, mode: str) -> IO[str]:
         try:
             return open(path, mode, encoding="utf-8")
         except FileExistsError:

@@ -16,7 +16,7 @@ as a set of finished task numbers.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 import numpy as np
@@ -175,7 +175,9 @@ class ClassSpace:
         return numbers[self.canonical_mask(numbers)]
 
 
-def class_space(rows: int, cols: int, k: int, open_: frozenset[int] = frozenset(), tasks_wanted: int = 1000) -> ClassSpace:
+def class_space(
+    rows: int, cols: int, k: int, open_: frozenset[int] = frozenset(), tasks_wanted: int = 1000
+) -> ClassSpace:
     """Classes of a shape in about `tasks_wanted` tasks; at most 2**62 classes."""
     if rows < 1 or cols < 1 or rows * cols > 64:
         raise BoggleI18nError(f"the prover takes boards of 1 to 64 cells, not {rows}x{cols}")

@@ -95,7 +95,11 @@ class ProofResult:
             "settings": {
                 **{k: v for k, v in identity.items() if k != "threshold"},
                 "word_count": self.spec.problem.manifest.get("word_count"),
-                "machine": {"cpus": os.cpu_count(), "python": platform.python_version(), "platform": platform.platform()},
+                "machine": {
+                    "cpus": os.cpu_count(),
+                    "python": platform.python_version(),
+                    "platform": platform.platform(),
+                },
             },
         }
 
