@@ -89,13 +89,17 @@ typedef struct {
     int64_t min_len, threshold;
     int order[MAX_CELLS], rank[MAX_CELLS];
     uint64_t first_letters[MAX_CELLS]; /* trie letters that begin some face of the cell's set */
+    uint64_t by_first[MAX_CELLS][64];  /* faces of the cell's set that begin with each letter */
     /* the tree */
     TNode *tree;
     int32_t size, cap;
     int32_t *slots;
     int64_t slots_used, slots_cap;
-    /* the walk */
-    int path_cell[MAX_CELLS], path_face[MAX_CELLS];
+    /* the walk: the current path's (cell, face) pairs kept sorted by rank, and the tree's sum nodes along that
+     * sorted sequence, valid up to depth `valid` (a step into the path only moves the pairs after its rank) */
+    int sorted_rank[MAX_CELLS], sorted_cell[MAX_CELLS], sorted_face[MAX_CELLS];
+    int32_t node_at[MAX_CELLS + 1];
+    int valid;
     /* the branching */
     int32_t *active;
     int64_t active_n, active_cap;
@@ -158,20 +162,36 @@ static int32_t new_node(Ctx *t, int kind, int label, int base) {
     return t->size++;
 }
 
-/* One word-path of `length` cells (path_cell/path_face) ending at trie node `word`: its pairs in cell order. */
-HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
-    int idx[MAX_CELLS];
-    for (int i = 0; i < length; i++) {
-        int j = i;
-        while (j > 0 && t->rank[t->path_cell[idx[j - 1]]] > t->rank[t->path_cell[i]]) {
-            idx[j] = idx[j - 1];
-            j--;
-        }
-        idx[j] = i;
+/* The path (of `depth` pairs) steps into `cell` showing `face`: the pair goes in at its rank; returns where. */
+static inline int push_pair(Ctx *t, int depth, int cell, int face) {
+    int r = t->rank[cell], p = depth;
+    while (p > 0 && t->sorted_rank[p - 1] > r) {
+        t->sorted_rank[p] = t->sorted_rank[p - 1];
+        t->sorted_cell[p] = t->sorted_cell[p - 1];
+        t->sorted_face[p] = t->sorted_face[p - 1];
+        p--;
     }
-    int32_t node = 0;
-    for (int i = 0; i < length; i++) {
-        int cell = t->path_cell[idx[i]], face = t->path_face[idx[i]], r = t->rank[cell];
+    t->sorted_rank[p] = r, t->sorted_cell[p] = cell, t->sorted_face[p] = face;
+    if (t->valid > p) t->valid = p;
+    return p;
+}
+
+/* The step back: the pair at `p` of a path of `depth` pairs leaves. */
+static inline void pop_pair(Ctx *t, int depth, int p) {
+    for (int i = p; i < depth - 1; i++) {
+        t->sorted_rank[i] = t->sorted_rank[i + 1];
+        t->sorted_cell[i] = t->sorted_cell[i + 1];
+        t->sorted_face[i] = t->sorted_face[i + 1];
+    }
+    if (t->valid > p) t->valid = p;
+}
+
+/* The current path (`length` pairs, sorted) spells the word ending at trie node `word`: its sum node gets the
+ * points, made where missing; only the part of the sorted sequence that changed since the last word is walked. */
+HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
+    int32_t node = t->node_at[t->valid];
+    for (int i = t->valid; i < length; i++) {
+        int cell = t->sorted_cell[i], face = t->sorted_face[i], r = t->sorted_rank[i];
         int32_t at = t->tree[node].table + (r - t->tree[node].base);
         int32_t choice = t->slots[at];
         if (choice == NO_NODE) {
@@ -186,7 +206,9 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
             if (node == NO_NODE) return;
             t->slots[at] = node;
         }
+        t->node_at[i + 1] = node;
     }
+    t->valid = length;
     t->word_paths++;
     /* The same word over the same cells (a path in another order) is counted once. Only the last word is
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
@@ -206,14 +228,16 @@ HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, 
     if (!mask) return;
     for (int i = 0; i < t->nbr_n[cell]; i++) {
         int nb = t->nbr[cell][i];
-        if ((used >> nb) & 1 || !(mask & t->first_letters[nb])) continue;
-        for (uint64_t faces = t->sets[nb]; faces; faces &= faces - 1) {
-            int face = ctz64(faces);
-            int64_t next = step(t, node, face);
-            if (next < 0) continue;
-            t->path_cell[depth] = nb;
-            t->path_face[depth] = face;
-            walk(t, nb, next, depth + 1, length + t->face_len[face], used | (1ULL << nb));
+        if ((used >> nb) & 1) continue;
+        for (uint64_t letters = mask & t->first_letters[nb]; letters; letters &= letters - 1) {
+            for (uint64_t faces = t->by_first[nb][ctz64(letters)]; faces; faces &= faces - 1) {
+                int face = ctz64(faces);
+                int64_t next = step(t, node, face);
+                if (next < 0) continue;
+                int p = push_pair(t, depth, nb, face);
+                walk(t, nb, next, depth + 1, length + t->face_len[face], used | (1ULL << nb));
+                pop_pair(t, depth + 1, p);
+            }
         }
     }
 }
@@ -377,7 +401,10 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
         for (uint64_t f = s[c]; f; f &= f - 1) {
             int face = ctz64(f);
             uint8_t first = t->letters[(Py_ssize_t)face * t->longest];
-            if (t->face_len[face] > 0 && first != DEAD) t->first_letters[c] |= 1ULL << first;
+            if (t->face_len[face] > 0 && first != DEAD) {
+                t->first_letters[c] |= 1ULL << first;
+                t->by_first[c][first] |= 1ULL << face;
+            }
         }
     }
     if (records->len % 16 || records->len == 0) return fail("records: uint64[nodes, 2]");
@@ -396,14 +423,16 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
 static void run(Ctx *t, int64_t *root_bound) {
     int32_t root = new_node(t, 0, -1, 0);
     if (root == NO_NODE) return;
+    t->node_at[0] = root;
+    t->valid = 0;
     for (int c = 0; c < t->cells && !t->failed; c++) {
         for (uint64_t faces = t->sets[c]; faces; faces &= faces - 1) {
             int face = ctz64(faces);
             int64_t node = step(t, 0, face);
             if (node < 0) continue;
-            t->path_cell[0] = c;
-            t->path_face[0] = face;
+            push_pair(t, 0, c, face);
             walk(t, c, node, 1, t->face_len[face], 1ULL << c);
+            pop_pair(t, 1, 0);
         }
     }
     if (t->failed) return;
