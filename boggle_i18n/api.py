@@ -21,6 +21,7 @@ from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
 from .lexicon.store import Lexicon
+from .limits import check, clip
 from .scoring import Scoring
 from .selection import Selection, select
 from .solver.base import Rules, SolveResult, get_solver
@@ -215,7 +216,9 @@ def roll(
     """
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")
+    if seed is not None:
+        check("seed", seed)
     if mode is None:
         sel = select(lang=lang, dice=dice, size=size)
         if sel.dice is None and not sel.language.dice:
@@ -232,6 +235,8 @@ def roll(
     named = get_dice(dice) if dice else None
     if size is None and named is not None:
         size = (named.rows, named.cols)
+    if lang is not None and named is not None:
+        select(lang=lang, dice=dice)  # a dice set of another language is refused, as everywhere
     sel = select(lang=lang or (named.language if named else None), size=size)
     code = sel.language.code
     rows, cols = sel.size or (4, 4)

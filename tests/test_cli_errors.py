@@ -149,6 +149,42 @@ CASES: dict[str, list[str]] = {
     "paths: max length 0": ["paths", "--size", "3x3", "--max-length", "0"],
     # languages
     "languages: unknown option": ["languages", "--nope"],
+    # numbers: each has one range (boggle_i18n/limits.py), checked before any work
+    "score: points overflow int64": ["score", f"{T}/a-file", "--scoring", "3:10000000000000000", "--store", S],
+    "score: points beyond any int": ["score", f"{T}/a-file", "--scoring", "3:" + "9" * 23, "--store", S],
+    "score: 5000-letter length": ["score", f"{T}/a-file", "--scoring", "3:1,5000:1", "--store", S],
+    "score: too many workers": [
+        "score",
+        f"{T}/a-file",
+        "--workers",
+        "100000",
+        "--lexicon",
+        "en-enable2k",
+        "--store",
+        S,
+    ],
+    "solve: min length huge": [*SOLVE, "--min-length", "99999999999999999999"],
+    "solve: points overflow": [*SOLVE, "--scoring", "3:1,4:2000000"],
+    "random: negative seed": ["random", "--seed", "-1"],
+    "random: seed beyond int64": ["random", "--seed", str(2**64)],
+    "random: dice of another language": ["random", "--dice", "en-new-4x4", "--lang", "nl"],
+    "random: letters from dice of another language": [
+        *["random", "--dice", "en-new-4x4", "--lang", "nl", "--letters", "uniform"]
+    ],
+    "solve: dice of another language": [*SOLVE, "--dice", "nl-4x4", "--lang", "en"],
+    "solve: empty dice": [*SOLVE, "--dice", ""],
+    "solve: empty language": [*SOLVE, "--lang", ""],
+    "optimize: negative seed": ["optimize", "--seed", "-1", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: negative workers": ["optimize", "--workers", "-1", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: time limit 0": ["optimize", "--time-limit", "0", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: time limit nan": ["optimize", "--time-limit", "nan", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: top 0": ["optimize", "--top", "0", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: huge restarts": ["optimize", "--restarts", str(10**12), "--lexicon", "en-enable2k", "--store", S],
+    "optimize: size 65x1": ["optimize", "--size", "65x1", "--lexicon", "en-enable2k", "--store", S],
+    "compare: empty language": ["compare", "", "--store", S],
+    "compare: negative seed": ["compare", "en", "--seed", "-1", "--store", S],
+    "compare: too many boards": ["compare", "en", "--boards", str(10**9), "--store", S],
+    "paths: huge max length": ["paths", "--size", "3x3", "--max-length", str(10**30)],
 }
 
 

@@ -229,12 +229,14 @@ def test_missing_lexicon_is_built_first_from_the_system_list(tmp_path: Path) -> 
     ("args", "message"),
     [
         (["xx"], "unknown language 'xx'"),
-        (["en", "--boards", "0"], "--boards must be at least 1"),
+        (["en", "--boards", "0"], "--boards must be in 1..10,000,000, not 0"),
+        (["en", "--seed", "-1"], "--seed must be in 0.."),
+        ([""], "unknown language ''"),
         (["en", "--size", "4y4"], "bad size '4y4'"),
         (["en", "--size", "0x4"], "bad size '0x4'"),
         (["en", "--plot", "out.pdf"], "must end in .png or .svg"),
         (["en", "--plot", "no-such-folder/out.png"], "no folder"),
-        (["en", "--optimize-time", "0"], "--optimize-time must be a positive number"),
+        (["en", "--optimize-time", "0"], "--optimize-time must be in 0.001.."),
     ],
 )
 def test_bad_input_is_one_error_line(small_store: Path, tmp_path: Path, args: list[str], message: str) -> None:

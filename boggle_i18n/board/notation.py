@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from ..errors import BoardError
+from ..limits import check, clip
 from .board import Board
 
 _BLANKS = {".", "[]"}
@@ -138,7 +139,9 @@ def parse_size(text: str) -> tuple[int, int]:
         else:
             r = c = int(text)
     except ValueError:
-        raise BoardError(f"bad size {text!r}: write RxC, e.g. 4x4 or 3x5") from None
+        raise BoardError(f"bad size {clip(text, 40)!r}: write RxC, e.g. 4x4 or 3x5") from None
     if r < 1 or c < 1:
-        raise BoardError(f"bad size {text!r}: rows and columns must be at least 1")
+        raise BoardError(f"bad size {clip(text, 40)!r}: rows and columns must be at least 1")
+    check("rows", r, "--size rows")
+    check("cols", c, "--size columns")
     return (r, c)

@@ -17,7 +17,7 @@ from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
 from ..storage import STDOUT, write_output
-from .errors import os_error_message
+from .errors import exit_code, os_error_message
 
 F = TypeVar("F", bound=Callable[..., Any])
 
@@ -40,7 +40,7 @@ def handle_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except BoggleI18nError as exc:
-            raise fail(str(exc)) from None
+            raise fail(str(exc), exit_code(exc)) from None
         except OSError as exc:
             raise fail(os_error_message(exc)) from None
         except KeyboardInterrupt:

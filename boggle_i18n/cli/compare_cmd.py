@@ -75,7 +75,7 @@ def compare_cmd(
     from ..compare import check_request, compare, table_headers, table_rows  # only when the command runs
 
     shape = parse_size(size)
-    check_request(langs, shape, boards, optimize_time)
+    check_request(langs, shape, boards, optimize_time, seed)
     if plot is not None:
         from ..compare_plot import check_plot_path, require_matplotlib
 

@@ -19,7 +19,7 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from ..errors import BoggleI18nError
+from ..errors import BoggleI18nError, LimitError
 
 
 def _base(name: str) -> type[Exception]:
@@ -40,6 +40,11 @@ def exit_with_error(message: str, code: int = 1) -> NoReturn:
     """Print `Error: message` on stderr and exit with `code`."""
     typer.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(code)
+
+
+def exit_code(exc: BoggleI18nError) -> int:
+    """2 for a number outside its range (a usage error, as Click's own), 1 for every other library error."""
+    return 2 if isinstance(exc, LimitError) else 1
 
 
 def os_error_message(exc: OSError) -> str:
@@ -70,7 +75,7 @@ class OneLineErrorGroup(TyperGroup):
                 sys.exit(0)
             exit_with_error(exc.format_message(), exc.exit_code)  # type: ignore[attr-defined]
         except BoggleI18nError as exc:
-            exit_with_error(str(exc))
+            exit_with_error(str(exc), exit_code(exc))
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # `boggle-i18n dice | head -1`: the reader left, nothing to say
                 _silence_stdout()

@@ -12,7 +12,6 @@ import typer
 
 from ..api import new_seed
 from ..board.notation import parse_size
-from ..errors import BoggleI18nError
 from ..selection import select
 from ..solver.base import get_solver
 from . import app
@@ -27,35 +26,48 @@ def optimize_cmd(
     dice: str | None = typer.Option(None, "--dice", help="Only boards this dice set can roll (its rules apply)."),
     size: str | None = typer.Option(None, "--size", help="Board shape RxC [default: the dice set's, or 4x4]."),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts."),
+    min_length: int | None = typer.Option(None, "--min-length", help="Shortest word that counts."),
     scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table (word-count: most words)."),
     engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast, numba or reference."),
     strategy: str = typer.Option("hill", "--strategy", help="hill, anneal or pool."),
-    restarts: int | None = typer.Option(None, "--restarts", min=1, help="Stop after this many restarts."),
+    restarts: int | None = typer.Option(None, "--restarts", help="Stop after this many restarts."),
     iterations: int | None = typer.Option(
-        None, "--iterations", min=1, help="Per restart: hill climbs, anneal proposals or pool rounds."
+        None, "--iterations", help="Per restart: hill climbs, anneal proposals or pool rounds."
     ),
     time_limit: float | None = typer.Option(
-        None, "--time-limit", min=0.001, help="Stop after this many seconds [default: 60 without --restarts]."
+        None, "--time-limit", help="Stop after this many seconds [default: 60 without --restarts]."
     ),
     target: int | None = typer.Option(None, "--target", help="Stop as soon as a board scores this much."),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="Random seed [default: a fresh one, echoed]."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Local worker processes."),
+    seed: int | None = typer.Option(None, "--seed", help="Random seed [default: a fresh one, echoed]."),
+    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes (0: one per core)."),
     cluster: str | None = typer.Option(
         None, "--cluster", help="Dask scheduler address (tcp://host:8786): run restarts on its workers."
     ),
-    top: int = typer.Option(10, "--top", min=1, help="How many distinct boards to report."),
-    pool_size: int = typer.Option(200, "--pool", min=1, help="Pool strategy: boards kept per round."),
+    top: int = typer.Option(10, "--top", help="How many distinct boards to report."),
+    pool_size: int = typer.Option(200, "--pool", help="Pool strategy: boards kept per round."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     output: Path | None = typer.Option(None, "--output", "-o", help="Write the result to this file (atomically)."),
     store: Path | None = StoreOption,
 ) -> None:
     """Search for the highest-scoring boards; Ctrl-C or --time-limit stops and reports the best so far."""
+    from ..optimize.optimizer import check_request
     from ..optimize.problem import free_faces
-    from ..optimize.strategies import STRATEGIES, Params
+    from ..optimize.strategies import Params
 
-    if strategy not in STRATEGIES:
-        raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    if seed is None:
+        seed = new_seed()
+    workers = check_request(
+        strategy=strategy,
+        shape=parse_size(size) if size else (4, 4),
+        seed=seed,
+        restarts=restarts,
+        iterations=iterations,
+        time_limit=time_limit,
+        target=target,
+        workers=workers,
+        top=top,
+        pool=pool_size,
+    )
     get_solver(engine)  # an unknown engine is a usage error, before any work
     chosen = select(
         lang=lang,
@@ -76,8 +88,6 @@ def optimize_cmd(
         warn(message)
     if restarts is None and time_limit is None:
         time_limit = 60.0
-    if seed is None:
-        seed = new_seed()
     note(f"seed {seed}")
     lexicon = load_or_build(name, store)
     faces = None if dice else free_faces(lang, shape, lexicon)

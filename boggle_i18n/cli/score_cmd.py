@@ -13,9 +13,10 @@ import typer
 
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..limits import workers_for
 from ..selection import select
 from ..solver.base import get_solver
-from ..solver.batch import BatchSettings, default_workers, read_blocks, score_stream
+from ..solver.batch import BatchSettings, read_blocks, score_stream
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
 
@@ -53,7 +54,7 @@ def score_cmd(
     ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
     min_length: int | None = typer.Option(
-        None, "--min-length", min=1, metavar="N", help="Shortest word that counts (letters)."
+        None, "--min-length", metavar="N", help="Shortest word that counts (letters)."
     ),
     scoring: str | None = typer.Option(
         None, "--scoring", metavar="TABLE", help="Scoring preset or a table like 3:1,4:1,5:2."
@@ -66,7 +67,6 @@ def score_cmd(
         1,
         "--workers",
         "-w",
-        min=0,
         metavar="N",
         help="Workers (0: one per core): threads for fast and numba, processes for reference.",
     ),
@@ -81,6 +81,7 @@ def score_cmd(
     """
     # Everything the user typed is checked before a lexicon is loaded or built.
     get_solver(engine)
+    workers = workers_for(workers)
     if board_file not in (None, "-") and not Path(board_file).is_file():
         raise BoggleI18nError(f"no board file {board_file}")
     shape = parse_size(size) if size else None
@@ -111,8 +112,6 @@ def score_cmd(
         diagonals=not no_diagonals,
         engine=engine,
     )
-    if workers == 0:
-        workers = default_workers()
     if board_file in (None, "-"):
         source: Any = nullcontext(sys.stdin.buffer)
         total_bytes = None

@@ -92,7 +92,6 @@ def solve_cmd(
     min_length: int | None = typer.Option(
         None,
         "--min-length",
-        min=1,
         metavar="N",
         help="Shortest word that counts, in letters [default: the dice set's].",
         show_default=False,

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -23,6 +22,7 @@ from typing import Any, BinaryIO
 from ..board.board import Board
 from ..board.notation import parse_board
 from ..errors import BoggleI18nError, EngineError
+from ..limits import workers_for
 from .base import get_solver
 from .scorer import Scorer, prepare_scorer
 
@@ -383,8 +383,7 @@ def score_stream(
     is forked, pickled or copied, and a worker costs only its own stamp array.
     Engines that hold the GIL (reference) get forked processes instead.
     """
-    if workers < 1:
-        raise BoggleI18nError(f"--workers must be at least 1, not {workers}")
+    workers = workers_for(workers)
     local = LineScorer(settings, lexicon)
     jobs = ((line, data, json_lines) for line, data in blocks)
     if workers == 1:
@@ -455,7 +454,4 @@ def _score_processes(
 
 def default_workers() -> int:
     """One worker per available core."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return workers_for(0)
