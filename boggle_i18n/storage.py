@@ -143,6 +143,29 @@ def write_file(path: str | os.PathLike[str], data: bytes, make_parents: bool = F
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def check_output(output: str | os.PathLike[str] | None) -> None:
+    """Raise one `OutputError` now if `output` (a `--output` target) cannot be written: called before the work.
+
+    `-`, a device, a pipe or an open descriptor's path are always fine; otherwise
+    the target (a symlink's final target) must not be a folder, and its folder
+    must exist and be writable.
+    """
+    if output is None or str(output) == STDOUT:
+        return
+    path = Path(output)
+    if _is_special(path):
+        return
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder")
+    if not target.parent.is_dir():
+        raise OutputError(f"cannot write {path}: folder {target.parent} does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {path}: folder {target.parent} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise OutputError(f"cannot write {path}: it is not writable")
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
     """A store or cache file: replaced atomically, never written through a link, with the user's umask.
 

@@ -184,6 +184,14 @@ CASES: dict[str, list[str]] = {
     "compare: empty language": ["compare", "", "--store", S],
     "compare: negative seed": ["compare", "en", "--seed", "-1", "--store", S],
     "compare: too many boards": ["compare", "en", "--boards", str(10**9), "--store", S],
+    # output paths: checked before the work, so nothing is searched for nothing
+    "optimize: output folder missing": [
+        *["optimize", "--restarts", "1", "-o", f"{T}/nowhere/out.json", "--lexicon", "en-enable2k", "--store", S]
+    ],
+    "optimize: output is a folder": [
+        *["optimize", "--restarts", "1", "-o", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S]
+    ],
+    "results: output folder missing": ["results", f"{T}/a-folder", "-o", f"{T}/nowhere/results.md"],
     "paths: huge max length": ["paths", "--size", "3x3", "--max-length", str(10**30)],
 }
 
@@ -242,3 +250,23 @@ def test_unwritable_store_reported_before_any_work(world: Path, monkeypatch: pyt
     result = runner.invoke(app, ["build-lexicon", "en", "--source", str(MINI_EN), "--store", str(store)])
     assert result.stderr.splitlines() == [f"Error: lexicon store {store} is not writable"]
     assert result.exit_code == 1 and read == []
+
+
+def test_a_result_that_cannot_be_written_is_still_printed(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output folder passed the check, then the write failed (disk full, folder removed): stdout has the result."""
+    from boggle_i18n.errors import OutputError
+
+    def refuse(output: Any, text: str) -> None:
+        raise OutputError(f"cannot write {output}: No space left on device")
+
+    monkeypatch.setattr("boggle_i18n.cli.common.write_output", refuse)
+    out = world / "out.json"
+    solve = [a.replace(S, str(world / "store")) for a in SOLVE]
+    result = runner.invoke(app, [*solve, "--json", "-o", str(out)])
+    args = ["optimize", "--restarts", "1", "--seed", "1", "-o", str(out), "--lexicon", "en-enable2k"]
+    optimized = runner.invoke(app, [*args, "--store", str(world / "store")])
+    for run in (result, optimized):
+        assert run.exit_code == 1
+        assert run.stderr.splitlines()[-1] == f"Error: cannot write {out}: No space left on device"
+        assert '"score"' in run.stdout or '"best"' in run.stdout
+    assert not out.exists()

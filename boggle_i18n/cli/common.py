@@ -98,9 +98,15 @@ def emit(text: str, output: Path | None = None) -> None:
     if output is None or str(output) == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
-    else:
+        return
+    try:
         write_output(output, text)
-        note(f"wrote {output}")
+    except BoggleI18nError:
+        # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes to stdout.
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        raise
+    note(f"wrote {output}")
 
 
 def to_json(data: Any) -> str:

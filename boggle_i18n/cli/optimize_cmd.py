@@ -14,8 +14,9 @@ from ..api import new_seed
 from ..board.notation import parse_size
 from ..selection import select
 from ..solver.base import get_solver
+from ..storage import check_output
 from . import app
-from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
 
 
 @app.command("optimize")
@@ -46,7 +47,7 @@ def optimize_cmd(
     top: int = typer.Option(10, "--top", help="How many distinct boards to report."),
     pool_size: int = typer.Option(200, "--pool", help="Pool strategy: boards kept per round."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write the result to this file (atomically)."),
+    output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:
     """Search for the highest-scoring boards; Ctrl-C or --time-limit stops and reports the best so far."""
@@ -54,6 +55,7 @@ def optimize_cmd(
     from ..optimize.problem import free_faces
     from ..optimize.strategies import Params
 
+    check_output(output)  # before the search: a result that cannot be written is known now, not after an hour
     if seed is None:
         seed = new_seed()
     workers = check_request(

@@ -10,6 +10,7 @@ from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
 from ..selection import select
+from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json
 
@@ -73,6 +74,7 @@ def random_cmd(
     store: Path | None = StoreOption,
 ) -> None:
     """Roll a random board: dice shuffled to cells, one face up (or letters drawn per cell)."""
+    check_output(output)
     shape = parse_size(size) if size else None
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:

@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from ..storage import check_output
 from . import app
 from .common import emit, handle_errors
 
@@ -21,5 +22,6 @@ def results_cmd(
     """Render the best boards found, per lexicon, size and dice, from result files."""
     from ..optimize.results import load_results, render_results
 
+    check_output(output)
     runs, known = load_results(folder)
     emit(render_results(runs, known), output)

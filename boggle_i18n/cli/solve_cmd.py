@@ -11,6 +11,7 @@ from ..board.notation import parse_board, parse_board_file, parse_size
 from ..errors import BoardError
 from ..selection import Selection, select
 from ..solver.base import get_solver
+from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
 from .render import render_result
@@ -122,6 +123,7 @@ def solve_cmd(
 ) -> None:
     """Solve a board: every word, its points and its path, and the total score."""
     get_solver(engine)  # an unknown engine is a usage error, before any work
+    check_output(output)
     text, file_format = read_board_text(board, board_file)
     chosen = select(
         lang=lang,
