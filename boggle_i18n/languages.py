@@ -17,6 +17,7 @@ from typing import Any
 
 from .board.dice import DiceSet, get_dice
 from .errors import LanguageError
+from .limits import clip
 from .pipeline.stages import CASE_POLICIES
 from .resources import data_dir
 
@@ -151,4 +152,4 @@ def get_language(code: str) -> Language:
         return languages()[code.strip().lower()]  # names are case-insensitive: --lang NL
     except KeyError:
         known = ", ".join(sorted(languages()))
-        raise LanguageError(f"unknown language {code!r} (known: {known})") from None
+        raise LanguageError(f"unknown language {clip(code, 40)!r} (known: {known})") from None

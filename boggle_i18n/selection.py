@@ -198,7 +198,7 @@ def _shorthands(language: Language, dice: DiceSet | None, bare_q: str | None) ->
     if bare_q is not None:
         key = bare_q.strip().lower()
         if key not in BARE_Q:
-            raise BoardError(f"bare q must mean 'qu' or 'q', not {bare_q!r}")
+            raise BoardError(f"bare q must mean 'qu' or 'q', not {clip(bare_q, 20)!r}")
         return dict(BARE_Q[key])
     if dice is not None:
         return dice.shorthands

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import sys
@@ -42,6 +43,8 @@ def handle_errors(command: F) -> F:
         except BoggleI18nError as exc:
             raise fail(str(exc), exit_code(exc)) from None
         except OSError as exc:
+            if exc.errno == errno.EPIPE:  # `... | head -1`: the group ends quietly, as Unix tools do
+                raise
             raise fail(os_error_message(exc)) from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None

@@ -87,6 +87,17 @@ class OneLineErrorGroup(TyperGroup):
             exit_with_error("end of input", 1)
         sys.exit(code if isinstance(code, int) else 0)
 
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C anywhere in it is `Error: interrupted` and exit 130.
+
+        Typer turns a KeyboardInterrupt into a silent exit 130 before `main` sees it,
+        so it is caught here, on its way out of the command, to say so as every command does.
+        """
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            exit_with_error("interrupted", 130)
+
 
 def _silence_stdout() -> None:
     """After a broken pipe, point stdout at /dev/null so Python's exit flush does not complain."""

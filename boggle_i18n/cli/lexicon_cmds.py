@@ -16,6 +16,7 @@ from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
 from . import app
 from .common import StoreOption, emit, to_json
+from .render import counted
 
 
 def _params(params: dict[str, Any]) -> str:
@@ -54,7 +55,7 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
     version = f" {src['version']}" if src.get("version") else ""
     return "\n".join(
         [
-            f"lexicon {manifest['name']} ({manifest['language']}): {manifest['word_count']:,} words "
+            f"lexicon {manifest['name']} ({manifest['language']}): {counted(manifest['word_count'], 'word')} "
             f"from {manifest['raw_entries']:,} raw entries",
             f"source: {src['name']}{version} [{src['kind']}] {src['path']} sha256 {src['sha256'][:16]}...",
             f"licence: {manifest['licence']}",
@@ -62,7 +63,7 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
             stage_table(manifest),
             "",
             f"alphabet: {manifest['alphabet']}   longest word: {manifest['longest_word']} "
-            f"({len(manifest['longest_word'])} letters)",
+            f"({counted(len(manifest['longest_word']), 'letter')})",
             f"trie: {trie_path} ({manifest['trie_bytes']:,} bytes, sha256 {manifest['trie_sha256'][:16]}...) "
             f"built in {manifest['build_seconds']:.2f} s",
         ]
@@ -162,7 +163,7 @@ def _entry_line(entry: StoreEntry, width: int) -> str:
     src = m["source"]
     version = f" {src['version']}" if src.get("version") else ""
     return (
-        f"  {entry.name.ljust(width)}  {m['language']}  {m['word_count']:>9,} words  "
+        f"  {entry.name.ljust(width)}  {m['language']}  {counted(m['word_count'], 'word').rjust(15)}  "
         f"{src['name']}{version} [{src['kind']}]  built {m['built_at']}"
     )
 

@@ -16,7 +16,8 @@ from ..selection import select
 from ..solver.base import get_solver
 from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+from .common import OutputOption, StoreOption, emit, fail, handle_errors, load_or_build, note, to_json, warn
+from .render import counted
 
 
 @app.command("optimize")
@@ -126,6 +127,17 @@ def optimize_cmd(
     emit(to_json(data) if json_out or output else render(data), output)
     if output is not None and not json_out:
         sys.stdout.write(render(data) + "\n")
+    if result.stopped == "interrupted":  # the best so far is out; the exit says it was cut short, as everywhere
+        raise fail("interrupted", 130)
+
+
+# What `stopped` (in --json) says, as the report's "stopped by ..." phrase.
+STOPPED = {
+    "restarts": "the restart count",
+    "time-limit": "the time limit",
+    "target": "the target",
+    "interrupted": "interrupt",
+}
 
 
 def render(data: dict[str, Any]) -> str:
@@ -133,9 +145,10 @@ def render(data: dict[str, Any]) -> str:
     s = data["settings"]
     space = f"dice {s['dice']}" if s["dice"] else f"free letters ({len(s['faces'])} faces)"
     lines = [
-        f"lexicon {s['lexicon']} ({s['word_count']:,} words); {s['size']}, {space}; strategy {data['strategy']}",
-        f"seed {data['seed']}; {data['restarts']} restarts, {data['boards_evaluated']:,} boards in "
-        f"{data['seconds']:.1f} s; stopped by {data['stopped']}"
+        f"lexicon {s['lexicon']} ({counted(s['word_count'], 'word')}); {s['size']}, {space}; "
+        f"strategy {data['strategy']}",
+        f"seed {data['seed']}; {counted(data['restarts'], 'restart')}, {counted(data['boards_evaluated'], 'board')} "
+        f"in {data['seconds']:.1f} s; stopped by {STOPPED.get(data['stopped'], data['stopped'])}"
         + (f"; best first seen at {data['best_at']:.1f} s" if data["best_at"] is not None else ""),
         "",
         f"{'#':>3}  {'score':>6}  {'words':>5}  board",
@@ -157,7 +170,7 @@ class _Display:
         rate = p.evaluated / p.elapsed if p.elapsed > 0 else 0.0
         line = (
             f"best {p.best_score}  {p.evaluated:,} boards  {rate:,.0f} boards/s  {p.elapsed:.0f} s  "
-            f"{p.restarts} restarts"
+            f"{counted(p.restarts, 'restart')}"
         )
         if self.tty:
             sys.stderr.write("\r" + line.ljust(78)[:110])

@@ -9,6 +9,7 @@ import typer
 from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
+from ..limits import clip
 from ..selection import select
 from ..storage import check_output
 from . import app
@@ -78,7 +79,7 @@ def random_cmd(
     shape = parse_size(size) if size else None
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(letters, 40)!r}")
     lexicon = None
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)

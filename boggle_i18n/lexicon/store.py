@@ -20,6 +20,7 @@ from typing import Any
 import marisa_trie
 
 from ..errors import LexiconError
+from ..limits import clip
 from ..storage import store_dir
 
 FORMAT = "boggle-i18n-lexicon"
@@ -55,7 +56,9 @@ _SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
 def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
     """Return `name` if it is a valid lexicon name, else raise one clear error."""
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-        raise LexiconError(f"bad {where} {name!r}: a lexicon name is {NAME_RULE}")
+        raise LexiconError(
+            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}"
+        )
     return name
 
 

@@ -13,7 +13,7 @@ from typing import Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoggleI18nError
-from ..limits import check
+from ..limits import check, clip
 from ..scoring import Scoring, get_scoring
 
 
@@ -140,5 +140,5 @@ def get_solver(name: str = "reference") -> Solver:
     try:
         factory = _SOLVERS[name]
     except KeyError:
-        raise BoggleI18nError(f"unknown engine {name!r} (known: {', '.join(solvers())})") from None
+        raise BoggleI18nError(f"unknown engine {clip(name, 40)!r} (known: {', '.join(solvers())})") from None
     return factory()
