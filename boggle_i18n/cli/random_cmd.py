@@ -79,7 +79,7 @@ def random_cmd(
     shape = parse_size(size) if size else None
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(letters, 40)!r}")
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")
     lexicon = None
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)
