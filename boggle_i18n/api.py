@@ -20,6 +20,7 @@ from .board.dice import DiceSet, get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
+from .languages import get_language
 from .lexicon.store import Lexicon
 from .limits import check, clip
 from .scoring import Scoring
@@ -103,9 +104,16 @@ def solve(
     lang: str | None = None,
     engine: str = "reference",
 ) -> SolveResult:
-    """Solve `board`; without `rules`, use the defaults of `lang` (or the lexicon's language)."""
+    """Solve `board`; without `rules`, use the defaults of `lang` (or the lexicon's language).
+
+    A face with a letter outside that language's alphabet is refused (`Language.check_faces`),
+    as in `score`; an in-memory lexicon with no `lang` given has no language to check against.
+    """
+    code = lang or lexicon.manifest.get("language")
+    if isinstance(code, str):
+        get_language(code).check_faces(board.faces)
     if rules is None:
-        rules = rules_for(board, lang or lexicon.manifest.get("language"))
+        rules = rules_for(board, code)
     result = get_solver(engine).solve(board, lexicon, rules)
     info = {}
     if lexicon.manifest_sha256:

@@ -351,6 +351,8 @@ def _optimize(
             top=1,
             engine=engine,
         )
+    if result.stopped == "interrupted":  # the optimizer caught Ctrl-C to report; a comparison stops whole
+        raise KeyboardInterrupt
     if not result.best:
         raise BoggleI18nError(f"the optimizer found no board for {selection.language.code} in {seconds:g} s")
     best = result.best[0]

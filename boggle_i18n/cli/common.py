@@ -18,14 +18,17 @@ from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
 from ..storage import STDOUT, write_output
-from .errors import exit_code, os_error_message
+from .errors import exit_code, os_error_message, say_interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print `Error: message` on stderr and return the exit to raise."""
-    typer.echo(f"Error: {message}", err=True)
+    """Print `Error: message` on stderr and return the exit to raise (`interrupted`: said once, exit 130)."""
+    if code == 130:
+        say_interrupted()
+    else:
+        typer.echo(f"Error: {message}", err=True)
     return typer.Exit(code)
 
 

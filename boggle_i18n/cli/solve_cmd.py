@@ -143,7 +143,7 @@ def solve_cmd(
     for message in chosen.warnings:
         warn(message)
     lexicon = load_or_build(name, store)
-    result = solve(parsed, lexicon, chosen.rules, engine=engine)
+    result = solve(parsed, lexicon, chosen.rules, lang=chosen.language.code, engine=engine)
     if json_out:
         data = result.to_dict()
         data = {**{k: data[k] for k in ("board", "rows", "cols")}, **_choice(chosen), **data}

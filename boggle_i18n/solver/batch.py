@@ -117,6 +117,7 @@ class LineScorer:
             except KeyError:
                 pass
         board = parse_board(text, self._shorthands, self.settings.size)
+        self.selection.language.check_faces(board.faces)
         scorer = self.scorer(board.size)
         return board.size, [scorer.codec.index(f) for f in board.faces]
 
