@@ -195,7 +195,7 @@ def test_compare_table_and_json(small_store: Path) -> None:
     assert "--seed 3" in result.stdout
     assert "es: 120 4x4 boards, letter distribution" in result.stderr  # progress on stderr
     data = _json("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))
-    assert (data["seed"], data["boards"], data["size"]) == (3, 120, "4x4")
+    assert (data["seed"], data["n_boards"], data["rows"], data["cols"]) == (3, 120, 4, 4)
     for lang in data["languages"]:
         assert len(lang["boards"]) == 120 and lang["seed"] == language_seed(3, lang["lang"])
         scores = [b["score"] for b in lang["boards"]]
@@ -326,7 +326,7 @@ def test_real_data_en_dice_and_es_distribution(built_store: Path) -> None:
     data = _json("en", "es", "--boards", "400", "--seed", "1", "--store", str(built_store))
     en, es = data["languages"]
     assert en["boards_from"]["kind"] == "dice" and es["boards_from"]["kind"] == "distribution"
-    assert en["lexicon_words"] == len(Lexicon.load("en", built_store)) > 170_000
+    assert en["word_count"] == len(Lexicon.load("en", built_store)) > 170_000
     for lang in (en, es):
         lexicon = Lexicon.load(lang["lexicon"], built_store)
         rules = select(lang=lang["lang"], size=(4, 4)).rules

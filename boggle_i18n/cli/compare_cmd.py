@@ -48,12 +48,12 @@ def compare_cmd(
     langs: list[str] = typer.Argument(..., metavar="LANG", help="Language codes (see `boggle-i18n languages`)."),
     size: str = typer.Option("4x4", "--size", metavar="RxC", help="Board size."),
     boards: int = typer.Option(1000, "--boards", "-n", metavar="N", help="Random boards per language."),
-    seed: int = typer.Option(0, "--seed", metavar="S", help="Seed; each language's seed is derived from it."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed; each language's seed is derived from it."),
     optimize_time: float | None = typer.Option(
         None,
         "--optimize-time",
-        metavar="S",
-        help="Also run the optimizer for S seconds per language and report its best board.",
+        metavar="SECONDS",
+        help="Also run the optimizer for SECONDS seconds per language and report its best board.",
         show_default=False,
     ),
     plot: Path | None = typer.Option(
@@ -97,6 +97,7 @@ def compare_cmd(
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")
     if json_out:
-        emit(to_json({"size": size, "boards": boards, "seed": seed, "languages": [r.to_dict() for r in results]}))
+        data = {"rows": shape[0], "cols": shape[1], "n_boards": boards, "seed": seed}
+        emit(to_json({**data, "languages": [r.to_dict() for r in results]}))
         return
     emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed))

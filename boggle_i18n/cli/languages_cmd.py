@@ -30,7 +30,7 @@ def languages_table(entries: list[dict[str, Any]]) -> str:
         boards = e["boards"]
         board_text = ", ".join(boards["dice"]) if boards["kind"] == "dice" else f"distribution ({boards['note']})"
         lines += [
-            f"{e['code']:<6} {e['name']}  [{status}]",
+            f"{e['lang']:<6} {e['name']}  [{status}]",
             f"       lexicons: {_lexicons(e)}",
             f"       boards:   {board_text}",
             f"       alphabet: {e['alphabet']}" + (f"  (bare q = {e['bare_q']})" if e["bare_q"] else ""),

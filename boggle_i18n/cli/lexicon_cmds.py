@@ -147,7 +147,7 @@ def _entry_json(entry: StoreEntry) -> dict[str, Any]:
         return {"name": entry.name, "path": str(entry.path), "problem": entry.problem}
     return {
         "name": entry.name,
-        "language": m["language"],
+        "lang": m["language"],
         "word_count": m["word_count"],
         "source": m["source"],
         "built_at": m["built_at"],
@@ -185,7 +185,7 @@ def lexicons_cmd(
                     "recipes": [
                         {
                             "name": r.name,
-                            "language": r.language,
+                            "lang": r.language,
                             "description": r.description,
                             "licence": r.licence,
                             "source": r.source.name,
@@ -227,14 +227,15 @@ def dice_cmd(
             to_json(
                 [
                     {
-                        "id": d.id,
+                        "dice": d.id,
                         "name": d.name,
-                        "language": d.language,
-                        "size": [d.rows, d.cols],
-                        "min_word_length": d.min_word_length,
+                        "lang": d.language,
+                        "rows": d.rows,
+                        "cols": d.cols,
+                        "min_length": d.min_word_length,
                         "scoring": d.scoring,
                         "status": d.status,
-                        "dice": [list(die) for die in d.dice],
+                        "faces": [list(die) for die in d.dice],
                     }
                     for d in sets
                 ]

@@ -23,30 +23,43 @@ from .render import counted
 @app.command("optimize")
 @handle_errors
 def optimize_cmd(
-    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, dice faces and rules."),
-    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
-    dice: str | None = typer.Option(None, "--dice", help="Only boards this dice set can roll (its rules apply)."),
-    size: str | None = typer.Option(None, "--size", help="Board shape RxC [default: the dice set's, or 4x4]."),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, dice faces and rules."
+    ),
+    lexicon_name: str | None = typer.Option(
+        None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
+    ),
+    dice: str | None = typer.Option(
+        None, "--dice", metavar="SET", help="Only boards this dice set can roll (its rules apply)."
+    ),
+    size: str | None = typer.Option(
+        None, "--size", metavar="RxC", help="Board shape RxC [default: the dice set's, or 4x4]."
+    ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", help="Shortest word that counts."),
-    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table (word-count: most words)."),
-    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast, numba or reference."),
-    strategy: str = typer.Option("hill", "--strategy", help="hill, anneal or pool."),
-    restarts: int | None = typer.Option(None, "--restarts", help="Stop after this many restarts."),
+    min_length: int | None = typer.Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
+    scoring: str | None = typer.Option(
+        None, "--scoring", metavar="TABLE", help="Scoring preset or table (word-count: most words)."
+    ),
+    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
+    strategy: str = typer.Option("hill", "--strategy", metavar="NAME", help="hill, anneal or pool."),
+    restarts: int | None = typer.Option(None, "--restarts", metavar="N", help="Stop after this many restarts."),
     iterations: int | None = typer.Option(
-        None, "--iterations", help="Per restart: hill climbs, anneal proposals or pool rounds."
+        None, "--iterations", metavar="N", help="Per restart: hill climbs, anneal proposals or pool rounds."
     ),
     time_limit: float | None = typer.Option(
-        None, "--time-limit", help="Stop after this many seconds [default: 60 without --restarts]."
+        None, "--time-limit", metavar="SECONDS", help="Stop after this many seconds [default: 60 without --restarts]."
     ),
-    target: int | None = typer.Option(None, "--target", help="Stop as soon as a board scores this much."),
-    seed: int | None = typer.Option(None, "--seed", help="Random seed [default: a fresh one, echoed]."),
-    workers: int = typer.Option(1, "--workers", "-w", help="Local worker processes (0: one per core)."),
+    target: int | None = typer.Option(None, "--target", metavar="N", help="Stop as soon as a board scores this much."),
+    seed: int | None = typer.Option(None, "--seed", metavar="N", help="Random seed [default: a fresh one, echoed]."),
+    workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
     cluster: str | None = typer.Option(
-        None, "--cluster", help="Dask scheduler address (tcp://host:8786): run restarts on its workers."
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Dask scheduler address (tcp://host:8786): run restarts on its workers.",
     ),
-    top: int = typer.Option(10, "--top", help="How many distinct boards to report."),
-    pool_size: int = typer.Option(200, "--pool", help="Pool strategy: boards kept per round."),
+    top: int = typer.Option(10, "--top", metavar="N", help="How many distinct boards to report."),
+    pool_size: int = typer.Option(200, "--pool", metavar="N", help="Pool strategy: boards kept per round."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,

@@ -14,9 +14,15 @@ from .common import emit, handle_errors
 @app.command("results")
 @handle_errors
 def results_cmd(
-    folder: Path = typer.Argument(Path("results"), help="Folder of result files (optimize --output FILE)."),
+    folder: Path = typer.Argument(
+        Path("results"), metavar="DIR", help="Folder of result files (optimize --output FILE)."
+    ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the page here (atomically), e.g. docs/results.md [default: stdout]."
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write the page here (atomically), e.g. docs/results.md [default: stdout].",
     ),
 ) -> None:
     """Render the best boards found, per lexicon, size and dice, from result files."""

@@ -204,7 +204,6 @@ def optimize(
             "trie_sha256": problem.manifest.get("trie_sha256"),
             "word_count": problem.manifest.get("word_count"),
             "rules": rules.to_dict(),
-            "size": f"{shape[0]}x{shape[1]}",
             "dice": dice,
             "faces": None if dice else list(problem.faces),
             "engine": engine,
