@@ -170,3 +170,15 @@ def test_lexicons_and_solve_share_one_health_check(tmp_path: Path) -> None:
     for name in ("en-enable2k", "edited"):
         with pytest.raises(LexiconError, match="sha256"):
             Lexicon.load(name, store)
+
+
+def test_the_hint_for_an_unreadable_manifest_is_a_command_that_works(tmp_path: Path) -> None:
+    """A `--as` lexicon whose manifest is unreadable cannot say how it was built: the hint removes it."""
+    store = tmp_path / "store"
+    build_lexicon("en", source=MINI_EN, store=store, save_as="mine")
+    (store / "mine.json").write_text("{not json", encoding="utf-8")
+    result = runner.invoke(app, ["solve", "perslatgsineters", "--lexicon", "mine", "--store", str(store)])
+    hint = result.stderr.strip().split("rebuild with: ", 1)[1].split(", then", 1)[0]
+    assert hint.startswith("boggle-i18n remove-lexicon mine"), hint
+    assert runner.invoke(app, shlex.split(hint)[1:]).exit_code == 0
+    assert not (store / "mine.json").exists() and not (store / "mine.marisa").exists()
