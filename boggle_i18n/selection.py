@@ -156,8 +156,8 @@ def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | 
         language = None
     if isinstance(language, str):
         return language
-    if is_trie:
-        return None  # loading it will say what is wrong
+    if is_trie or manifest_path.exists():
+        return None  # built but unreadable: loading it will say what is wrong, and how to rebuild it
     return load_recipe(name).language  # not built yet: the recipe it will be built from
 
 
