@@ -83,13 +83,23 @@ def read_only(folder: Path) -> Iterator[None]:
             folder.chmod(0o755)
         return
     chattr = shutil.which("chattr")
-    done = chattr is not None and subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode == 0
-    if not done:
-        pytest.fail(f"cannot make {folder} read-only as root here (chattr +i failed): this test needs it")
-    try:
-        yield
-    finally:
-        subprocess.run([chattr, "-i", str(folder)], check=True)  # type: ignore[list-item]
+    if chattr is not None and subprocess.run([chattr, "+i", str(folder)], capture_output=True).returncode == 0:
+        try:
+            yield
+        finally:
+            subprocess.run([chattr, "-i", str(folder)], check=True)
+        return
+    # A filesystem without the immutable flag (tmpfs): a read-only bind mount of the folder on itself.
+    bound = subprocess.run(["mount", "--bind", str(folder), str(folder)], capture_output=True).returncode == 0
+    if bound and subprocess.run(["mount", "-o", "remount,ro,bind", str(folder)], capture_output=True).returncode == 0:
+        try:
+            yield
+        finally:
+            subprocess.run(["umount", str(folder)], check=True)
+        return
+    if bound:
+        subprocess.run(["umount", str(folder)], check=True)
+    pytest.fail(f"cannot make {folder} read-only as root here (neither chattr +i nor a read-only bind mount)")
 
 
 def test_a_read_only_store_is_read_as_it_is(mini_store: Path, tmp_path: Path) -> None:

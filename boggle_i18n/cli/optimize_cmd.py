@@ -158,7 +158,7 @@ def render(data: dict[str, Any]) -> str:
     s = data["settings"]
     space = f"dice {s['dice']}" if s["dice"] else f"free letters ({len(s['faces'])} faces)"
     lines = [
-        f"lexicon {s['lexicon']} ({counted(s['word_count'], 'word')}); {s['size']}, {space}; "
+        f"lexicon {s['lexicon']} ({counted(s['word_count'], 'word')}); {data['rows']}x{data['cols']}, {space}; "
         f"strategy {data['strategy']}",
         f"seed {data['seed']}; {counted(data['restarts'], 'restart')}, {counted(data['boards_evaluated'], 'board')} "
         f"in {data['seconds']:.1f} s; stopped by {STOPPED.get(data['stopped'], data['stopped'])}"

@@ -144,9 +144,7 @@ class Lexicon:
         else:
             trie_path, manifest_path = lexicon_paths(name, store)
         if not manifest_path.is_file():
-            raise LexiconError(
-                f"lexicon {name!r} is not built (no {manifest_path}); run: {rebuild_command(name, store, None)}"
-            )
+            raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}")
         for attempt in range(3):
             try:
                 manifest, raw_manifest, trie = read_checked(manifest_path, trie_path)
@@ -260,6 +258,18 @@ def rebuild_command(name: str, store: str | os.PathLike[str] | None, manifest: d
         shlex.join(["boggle-i18n", "remove-lexicon", name, *extra])
         + f", then build it again from its recipe with --as {name}"
     )
+
+
+def build_hint(name: str, store: str | os.PathLike[str] | None) -> str:
+    """How to build a lexicon that is not built: its shipped recipe, else a recipe of the user's stored `--as` it."""
+    import shlex
+
+    from ..resources import data_dir
+
+    extra = ["--store", str(store)] if store else []
+    if NAME_RE.fullmatch(name) and (data_dir("pipelines") / f"{name}.toml").is_file():
+        return "run: " + shlex.join(["boggle-i18n", "build-lexicon", name, *extra])
+    return f"build it from a recipe with: boggle-i18n build-lexicon RECIPE --as {shlex.quote(name)}"
 
 
 @dataclass(frozen=True)
