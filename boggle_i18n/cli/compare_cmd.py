@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json
+from .render import counted
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -37,7 +38,7 @@ def summary_line(results: Sequence[LanguageResult], seed: int) -> str:
     """What every figure rests on: size, boards, seed, and how per-language seeds are made."""
     r = results[0]
     return (
-        f"{r.stats['n_boards']:,} random {r.rows}x{r.cols} boards per language, --seed {seed} "
+        f"{counted(r.stats['n_boards'], f'random {r.rows}x{r.cols} board')} per language, --seed {seed} "
         "(each language's own seed: compare.language_seed(seed, code), in --json); fast engine"
     )
 
