@@ -209,22 +209,29 @@ def atomic_write_text(path: Path, text: str) -> None:
 
 
 @contextmanager
-def store_lock(folder: Path) -> Iterator[None]:
-    """Hold the store folder's exclusive lock (fcntl `flock` on the folder itself): store writers take turns.
+def store_lock(folder: Path, shared: bool = False) -> Iterator[None]:
+    """Hold the store folder's lock (fcntl `flock` on the folder itself): exclusive for writers, shared for readers.
 
-    A build writes its trie and manifest as a pair under it, so two builds of one
-    name never leave one's trie beside the other's manifest. Locking the folder
-    leaves no lock file behind; the lock is held only for the two renames.
+    A build writes its trie and manifest as a pair under the exclusive lock, and a
+    load reads the pair under the shared one, so no reader meets one build's trie
+    beside another's manifest and two builds of one name never leave such a pair.
+    Locking the folder leaves no lock file behind and needs no write permission
+    (a read-only store is locked for reading too); the lock is held only for the
+    two renames, or the two reads. A reader that cannot open the folder reads unlocked.
     """
     import fcntl
 
-    folder.mkdir(parents=True, exist_ok=True)
+    if not shared:
+        folder.mkdir(parents=True, exist_ok=True)
     try:
         fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
     except OSError as exc:
+        if shared:
+            yield
+            return
         raise OutputError(f"cannot lock {folder}: {exc.strerror or exc}") from None
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX)
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
         yield
     finally:
         os.close(fd)  # closing releases the lock

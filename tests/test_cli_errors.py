@@ -192,6 +192,15 @@ CASES: dict[str, list[str]] = {
         *["optimize", "--restarts", "1", "-o", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S]
     ],
     "results: output folder missing": ["results", f"{T}/a-folder", "-o", f"{T}/nowhere/results.md"],
+    # remove-lexicon: a name is checked before anything is removed
+    "remove-lexicon: ../escape": ["remove-lexicon", "../escape", "--store", S],
+    "remove-lexicon: unknown": ["remove-lexicon", "klingon", "--store", S],
+    "remove-lexicon: one bad name of two": ["remove-lexicon", "en-enable2k", "sub/dir", "--store", S],
+    # faces outside the language's alphabet: refused with the face named, never a dead cell
+    "solve: face outside the alphabet": ["solve", "pers/latg/sine/terñ", "--lexicon", "en-enable2k", "--store", S],
+    "solve: dotless i": ["solve", "pers/latg/sine/terı", "--lexicon", "en-enable2k", "--store", S],
+    "solve: long board is cut": ["solve", "q" * 5000, "--lexicon", "en-enable2k", "--store", S],
+    "score: FIFO-like path that is a folder": ["score", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S],
     "paths: huge max length": ["paths", "--size", "3x3", "--max-length", str(10**30)],
 }
 

@@ -192,3 +192,28 @@ def test_the_hint_for_an_unreadable_manifest_is_a_command_that_works(tmp_path: P
     assert hint.startswith("boggle-i18n remove-lexicon mine"), hint
     assert runner.invoke(app, shlex.split(hint)[1:]).exit_code == 0
     assert not (store / "mine.json").exists() and not (store / "mine.marisa").exists()
+
+
+def _rebuild_many(args: tuple[str, str, int]) -> None:
+    source, store, rounds = args
+    other = Path(store).parent / "other.txt"
+    for i in range(rounds):
+        build_lexicon("en", source=source if i % 2 else str(other), store=store, save_as="busy")
+
+
+def test_readers_never_see_a_half_rebuilt_pair(tmp_path: Path) -> None:
+    """A lexicon rebuilt over and over while another process loads it: every load succeeds (trie first,
+    manifest last, and a reader that meets a new trie with the old manifest reads the pair again)."""
+    other = tmp_path / "other.txt"
+    other.write_text("".join(f"{w}\n" for w in ("cat", "dog", "bird", "fish", "horse", "mouse")), encoding="utf-8")
+    store = tmp_path / "store"
+    build_lexicon("en", source=MINI_EN, store=store, save_as="busy")
+    rounds = int(os.environ.get("BOGGLE_I18N_RACE_ROUNDS", "8")) * 2
+    with multiprocessing.get_context("fork").Pool(1) as pool:
+        writer = pool.map_async(_rebuild_many, [(str(MINI_EN), str(store), rounds)])
+        loads = 0
+        while not writer.ready() or loads == 0:
+            Lexicon.load("busy", store)  # raises LexiconError if it met a mismatched pair
+            loads += 1
+        writer.get()
+    assert loads > 0

@@ -21,7 +21,7 @@ import marisa_trie
 
 from ..errors import LexiconError
 from ..limits import clip
-from ..storage import store_dir
+from ..storage import store_dir, store_lock
 
 FORMAT = "boggle-i18n-lexicon"
 FORMAT_VERSION = 1
@@ -147,7 +147,8 @@ class Lexicon:
             raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}")
         for attempt in range(3):
             try:
-                manifest, raw_manifest, trie = read_checked(manifest_path, trie_path)
+                with store_lock(manifest_path.parent, shared=True):  # writers replace the pair under the lock
+                    manifest, raw_manifest, trie = read_checked(manifest_path, trie_path)
                 break
             except StoreProblem as exc:
                 # A build of this name may have replaced the trie between our two reads (trie first,
