@@ -20,7 +20,9 @@ from .board.dice import DiceSet, get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
+from .languages import get_language
 from .lexicon.store import Lexicon
+from .limits import check, clip
 from .scoring import Scoring
 from .selection import Selection, select
 from .solver.base import Rules, SolveResult, get_solver
@@ -102,9 +104,16 @@ def solve(
     lang: str | None = None,
     engine: str = "reference",
 ) -> SolveResult:
-    """Solve `board`; without `rules`, use the defaults of `lang` (or the lexicon's language)."""
+    """Solve `board`; without `rules`, use the defaults of `lang` (or the lexicon's language).
+
+    A face with a letter outside that language's alphabet is refused (`Language.check_faces`),
+    as in `score`; an in-memory lexicon with no `lang` given has no language to check against.
+    """
+    code = lang or lexicon.manifest.get("language")
+    if isinstance(code, str):
+        get_language(code).check_faces(board.faces)
     if rules is None:
-        rules = rules_for(board, lang or lexicon.manifest.get("language"))
+        rules = rules_for(board, code)
     result = get_solver(engine).solve(board, lexicon, rules)
     info = {}
     if lexicon.manifest_sha256:
@@ -215,7 +224,9 @@ def roll(
     """
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")
+    if seed is not None:
+        check("seed", seed)
     if mode is None:
         sel = select(lang=lang, dice=dice, size=size)
         if sel.dice is None and not sel.language.dice:
@@ -232,6 +243,8 @@ def roll(
     named = get_dice(dice) if dice else None
     if size is None and named is not None:
         size = (named.rows, named.cols)
+    if lang is not None and named is not None:
+        select(lang=lang, dice=dice)  # a dice set of another language is refused, as everywhere
     sel = select(lang=lang or (named.language if named else None), size=size)
     code = sel.language.code
     rows, cols = sel.size or (4, 4)

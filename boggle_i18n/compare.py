@@ -27,6 +27,7 @@ from .api import letter_distribution, load_lexicon
 from .board.board import Board
 from .board.dice import DiceSet, get_dice
 from .errors import BoggleI18nError
+from .limits import check
 from .selection import Selection, select
 
 if TYPE_CHECKING:
@@ -163,8 +164,9 @@ class LanguageResult:
             "name": self.name,
             "status": self.status,
             "lexicon": self.lexicon,
-            "lexicon_words": self.lexicon_words,
-            "size": f"{self.rows}x{self.cols}",
+            "word_count": self.lexicon_words,
+            "rows": self.rows,
+            "cols": self.cols,
             "boards_from": self.source.to_dict(),
             "seed": self.seed,
             "rules": self.rules,
@@ -199,17 +201,18 @@ def summarise(boards: Sequence[str], scores: Sequence[int], n_words: Sequence[in
     }
 
 
-def check_request(langs: Sequence[str], size: Size, n_boards: int, optimize_time: float | None = None) -> None:
+def check_request(
+    langs: Sequence[str], size: Size, n_boards: int, optimize_time: float | None = None, seed: int = 0
+) -> None:
     """Everything the caller typed, checked before any lexicon is loaded or built."""
     if not langs:
         raise BoggleI18nError("name at least one language to compare")
-    if n_boards < 1:
-        raise BoggleI18nError(f"--boards must be at least 1, not {n_boards}")
-    if size[0] < 1 or size[1] < 1:
-        raise BoggleI18nError(f"a board needs at least one row and one column, not {size[0]}x{size[1]}")
+    check("boards", n_boards)
+    check("seed", seed)
+    check("rows", size[0], "--size rows")
+    check("cols", size[1], "--size columns")
     if optimize_time is not None:
-        if not optimize_time > 0:
-            raise BoggleI18nError(f"--optimize-time must be a positive number of seconds, not {optimize_time}")
+        check("seconds", optimize_time, "--optimize-time")
         _optimizer()
     for lang in langs:
         select(lang=lang, size=size).require_lexicon()
@@ -288,7 +291,7 @@ def compare(
     progress: Callable[[str], None] | None = None,
 ) -> list[LanguageResult]:
     """`compare_language` for each language, in the order given (all checked first)."""
-    check_request(langs, size, n_boards, optimize_time)
+    check_request(langs, size, n_boards, optimize_time, seed)
     return [
         compare_language(
             lang,
@@ -349,6 +352,8 @@ def _optimize(
             top=1,
             engine=engine,
         )
+    if result.stopped == "interrupted":  # the optimizer caught Ctrl-C to report; a comparison stops whole
+        raise KeyboardInterrupt
     if not result.best:
         raise BoggleI18nError(f"the optimizer found no board for {selection.language.code} in {seconds:g} s")
     best = result.best[0]

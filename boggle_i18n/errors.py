@@ -41,3 +41,7 @@ class OutputError(BoggleI18nError):
 
 class EngineError(BoggleI18nError):
     """An engine cannot run at all here (a kernel not built or not installed): fatal, never one board's error."""
+
+
+class LimitError(BoggleI18nError):
+    """A number outside its documented range (`limits.py`): a usage error, exit 2 on the command line."""

@@ -51,7 +51,7 @@ def language_overview(store: str | os.PathLike[str] | None = None) -> list[dict[
         names = [n for n in lang.lexicons if n in shipped]
         out.append(
             {
-                "code": code,
+                "lang": code,
                 "name": lang.name,
                 "status": lang.status,
                 "status_reason": lang.status_reason,

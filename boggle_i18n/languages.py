@@ -9,14 +9,15 @@ dice set or from a letter distribution derived from the built lexicon.
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
 
 from .board.dice import DiceSet, get_dice
-from .errors import LanguageError
+from .errors import BoardError, LanguageError
+from .limits import clip
 from .pipeline.stages import CASE_POLICIES
 from .resources import data_dir
 
@@ -59,6 +60,24 @@ class Language:
             if (ds.rows, ds.cols) == (rows, cols):
                 return ds
         return None
+
+    def check_faces(self, faces: Iterable[str]) -> None:
+        """Refuse a board face with a letter outside this language's alphabet, naming it (the one rule).
+
+        Such a face could never be part of a word, so playing it as a dead cell
+        would silently give a lower score; `solve`, `score` and the Python API all
+        refuse it the same way. A language without a declared alphabet accepts any letter.
+        """
+        if not self.alphabet:
+            return
+        letters = set(self.alphabet)
+        for face in faces:
+            if face and not set(face) <= letters:
+                outside = "".join(sorted(set(face) - letters))
+                raise BoardError(
+                    f"face {clip(face, 20)!r} has {'a letter' if len(outside) == 1 else 'letters'} outside the "
+                    f"{self.code} alphabet ({clip(outside, 20)}): {self.alphabet}"
+                )
 
     @property
     def shorthands(self) -> dict[str, str]:
@@ -151,4 +170,4 @@ def get_language(code: str) -> Language:
         return languages()[code.strip().lower()]  # names are case-insensitive: --lang NL
     except KeyError:
         known = ", ".join(sorted(languages()))
-        raise LanguageError(f"unknown language {code!r} (known: {known})") from None
+        raise LanguageError(f"unknown language {clip(code, 40)!r} (known: {known})") from None

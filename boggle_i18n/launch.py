@@ -9,6 +9,7 @@ collection; the collector then runs as usual for the command itself.
 from __future__ import annotations
 
 import gc
+import sys
 
 
 def main() -> None:
@@ -16,6 +17,9 @@ def main() -> None:
     gc.disable()
     try:
         from .cli import main as run
+    except KeyboardInterrupt:  # Ctrl-C while the modules load: the same line as during a command
+        sys.stderr.write("Error: interrupted\n")
+        sys.exit(130)
     finally:
         gc.freeze()
         gc.enable()

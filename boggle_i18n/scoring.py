@@ -11,10 +11,11 @@ import tomllib
 from dataclasses import dataclass, field
 from functools import cache
 
-from .errors import ScoringError
+from .errors import LimitError, ScoringError
+from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
 from .resources import data_dir
 
-MAX_LENGTH = 64 * 64  # the longest word any board (64x64 at most) can hold
+MAX_LENGTH = MAX_WORD_LENGTH  # the longest word any board (64x64 at most) can hold
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,23 @@ class Scoring:
         negative = [f"{n}:{p}" for n, p in self.table if p < 0]
         if negative:
             raise ScoringError(f"scoring {self.name!r}: points cannot be negative ({', '.join(negative)})")
-        if self.beyond is not None and min(self.points(n) for n in range(self.beyond.from_length, MAX_LENGTH)) < 0:
-            raise ScoringError(f"scoring {self.name!r}: its rule beyond the table gives negative points")
+        name = clip(self.name, 60)
+        if lengths[-1] > MAX_LENGTH:
+            raise LimitError(f"scoring {name!r}: a word length must be in {LIMITS['word_length'].describe()}")
+        too_many = [f"{n}:{p}" for n, p in self.table if p > MAX_POINTS]
+        if too_many:
+            raise LimitError(
+                f"scoring {name!r}: points for a word must be in {LIMITS['points'].describe()} "
+                f"(not {clip(too_many[0], 40)})"
+            )
+        if self.beyond is not None:
+            beyond = [self.points(n) for n in range(self.beyond.from_length, MAX_LENGTH + 1)]
+            if beyond and min(beyond) < 0:
+                raise ScoringError(f"scoring {name!r}: its rule beyond the table gives negative points")
+            if beyond and max(beyond) > MAX_POINTS:
+                raise LimitError(
+                    f"scoring {name!r}: its rule beyond the table gives more than {MAX_POINTS:,} points a word"
+                )
 
     def zero_lengths(self, min_length: int, max_length: int = MAX_LENGTH) -> list[int]:
         """Word lengths from `min_length` up that this table scores 0: worth a warning, as they count for nothing."""
@@ -121,7 +137,7 @@ def parse_table(text: str) -> Scoring:
             pairs.append((int(length.rstrip("+")), int(pts)))
         except ValueError:
             raise ScoringError(
-                f"bad scoring table {text!r}: write length:points pairs, e.g. 3:1,4:1,5:2,6:3,7:5,8:11"
+                f"bad scoring table {clip(text, 60)!r}: write length:points pairs, e.g. 3:1,4:1,5:2,6:3,7:5,8:11"
             ) from None
     return Scoring(name=f"custom({text})", table=tuple(sorted(pairs)))
 
@@ -134,4 +150,4 @@ def get_scoring(name_or_table: str) -> Scoring:
         return presets()[name_or_table.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(presets()))
-        raise ScoringError(f"unknown scoring preset {name_or_table!r} (known: {known})") from None
+        raise ScoringError(f"unknown scoring preset {clip(name_or_table, 60)!r} (known: {known})") from None

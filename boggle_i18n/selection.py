@@ -26,9 +26,10 @@ from pathlib import Path
 from typing import Any
 
 from .board.dice import DiceSet, get_dice
-from .errors import BoardError, LexiconError
+from .errors import BoardError, DiceError, LexiconError
 from .languages import Language, get_language
 from .lexicon.store import lexicon_name, lexicon_paths
+from .limits import check, clip
 from .scoring import Scoring, get_scoring
 from .solver.base import Rules
 
@@ -98,12 +99,21 @@ def select(
     language, dice set or scoring preset, a bad lexicon name, a dice set of another
     size than `size`, or a bare-q value other than `qu`/`q`.
     """
-    ds = get_dice(dice) if dice else None
+    ds = get_dice(dice) if dice is not None else None
     table = scoring if isinstance(scoring, Scoring) or scoring is None else get_scoring(scoring)
-    if min_length is not None and min_length < 1:
-        raise BoardError(f"minimum word length must be at least 1, not {min_length}")
+    if min_length is not None:
+        check("min_length", min_length)
     name = _lexicon_arg(lexicon) if lexicon is not None else None
-    code = lang or (ds.language if ds else None) or (_lexicon_language(name, store) if name else None) or "en"
+    if lang is not None and ds is not None and get_language(lang).code != ds.language:
+        raise DiceError(
+            f"dice set {ds.id!r} is for language {ds.language!r}, not {clip(lang, 20)!r}: "
+            "give one of the two, or dice of that language (boggle-i18n dice)"
+        )
+    code = (
+        lang
+        if lang is not None
+        else (ds.language if ds else None) or (_lexicon_language(name, store) if name else None) or "en"
+    )
     language = get_language(code)
     if name is None:
         name = language.lexicon
@@ -146,8 +156,8 @@ def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | 
         language = None
     if isinstance(language, str):
         return language
-    if is_trie:
-        return None  # loading it will say what is wrong
+    if is_trie or manifest_path.exists():
+        return None  # built but unreadable: loading it will say what is wrong, and how to rebuild it
     return load_recipe(name).language  # not built yet: the recipe it will be built from
 
 
@@ -188,7 +198,7 @@ def _shorthands(language: Language, dice: DiceSet | None, bare_q: str | None) ->
     if bare_q is not None:
         key = bare_q.strip().lower()
         if key not in BARE_Q:
-            raise BoardError(f"bare q must mean 'qu' or 'q', not {bare_q!r}")
+            raise BoardError(f"bare q must mean 'qu' or 'q', not {clip(bare_q, 20)!r}")
         return dict(BARE_Q[key])
     if dice is not None:
         return dice.shorthands

@@ -1,6 +1,8 @@
 """Folders for built lexicons and downloaded sources, and safe file writes.
 
-Files are written the way a careful user would write them by hand:
+Store and cache files (`atomic_write_bytes`) are replaced atomically and never
+written through a symlink. A user's `--output` (`write_file`) is written the way
+a careful user would write it by hand:
 - a regular file (new or existing) is replaced atomically: readers see the old
   content or the new, never half; a new file gets the user's umask (0666 & ~umask),
   an existing one keeps its mode;
@@ -18,6 +20,8 @@ import re
 import stat
 import sys
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import platformdirs
@@ -139,14 +143,98 @@ def write_file(path: str | os.PathLike[str], data: bytes, make_parents: bool = F
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
+def check_output(output: str | os.PathLike[str] | None) -> None:
+    """Raise one `OutputError` now if `output` (a `--output` target) cannot be written: called before the work.
+
+    `-`, a device, a pipe or an open descriptor's path are always fine; otherwise
+    the target (a symlink's final target) must not be a folder, and its folder
+    must exist and be writable.
+    """
+    if output is None or str(output) == STDOUT:
+        return
+    path = Path(output)
+    if _is_special(path):
+        return
+    target = Path(os.path.realpath(path))
+    if target.is_dir():
+        raise OutputError(f"cannot write {path}: it is a folder")
+    if not target.parent.is_dir():
+        raise OutputError(f"cannot write {path}: folder {target.parent} does not exist")
+    if not os.access(target.parent, os.W_OK | os.X_OK):
+        raise OutputError(f"cannot write {path}: folder {target.parent} is not writable")
+    if target.exists() and not os.access(target, os.W_OK):
+        raise OutputError(f"cannot write {path}: it is not writable")
+
+
 def atomic_write_bytes(path: Path, data: bytes) -> None:
-    """Store files: written atomically with the user's umask, creating the store folder if needed."""
-    write_file(path, data, make_parents=True)
+    """A store or cache file: replaced atomically, never written through a link, with the user's umask.
+
+    Unlike `write_file` (a user's `--output`), a symlink at `path` is never followed:
+    the rename replaces the link itself, so a link planted in a store or cache
+    cannot make this process overwrite the file it points to. A folder inside the
+    store that is itself a link (`compiled/` -> elsewhere) is refused. An existing
+    regular file keeps its mode; anything else gets the umask's.
+    """
+    path = Path(path)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if path.parent.is_symlink():
+            raise OutputError(f"cannot write {path}: its folder {path.parent} is a symlink")
+        try:
+            old = os.lstat(path)
+        except FileNotFoundError:
+            old = None
+        if old is not None and stat.S_ISDIR(old.st_mode):
+            raise OutputError(f"cannot write {path}: it is a folder")
+        regular = old is not None and stat.S_ISREG(old.st_mode)
+        mode = stat.S_IMODE(old.st_mode) if old is not None and regular else 0o666 & ~current_umask()
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fchmod(handle.fileno(), mode)
+                os.fsync(handle.fileno())
+            os.replace(tmp, path)  # replaces a link itself, never its target
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
+    except OSError as exc:
+        raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
 
 
 def atomic_write_text(path: Path, text: str) -> None:
     """Atomic UTF-8 text write (see `atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode("utf-8"))
+
+
+@contextmanager
+def store_lock(folder: Path, shared: bool = False) -> Iterator[None]:
+    """Hold the store folder's lock (fcntl `flock` on the folder itself): exclusive for writers, shared for readers.
+
+    A build writes its trie and manifest as a pair under the exclusive lock, and a
+    load reads the pair under the shared one, so no reader meets one build's trie
+    beside another's manifest and two builds of one name never leave such a pair.
+    Locking the folder leaves no lock file behind and needs no write permission
+    (a read-only store is locked for reading too); the lock is held only for the
+    two renames, or the two reads. A reader that cannot open the folder reads unlocked.
+    """
+    import fcntl
+
+    if not shared:
+        folder.mkdir(parents=True, exist_ok=True)
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+    except OSError as exc:
+        if shared:
+            yield
+            return
+        raise OutputError(f"cannot lock {folder}: {exc.strerror or exc}") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # closing releases the lock
 
 
 def write_output(output: str | os.PathLike[str], text: str) -> None:

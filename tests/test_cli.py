@@ -165,9 +165,9 @@ def test_dice_lists_sets() -> None:
     dutch = ok("dice", "--lang", "nl").stdout
     assert re.search(r"^nl-4x4\s+4x4", dutch, re.M) and "en-new-4x4" not in dutch
     data = json.loads(ok("dice", "--json").stdout)
-    assert sorted(d["id"] for d in data) == ids
-    nl = next(d for d in data if d["id"] == "nl-4x4")
-    assert nl["size"] == [4, 4] and len(nl["dice"]) == 16
+    assert sorted(d["dice"] for d in data) == ids
+    nl = next(d for d in data if d["dice"] == "nl-4x4")
+    assert (nl["rows"], nl["cols"], nl["lang"], nl["min_length"]) == (4, 4, "nl", 3) and len(nl["faces"]) == 16
 
 
 # --- solve ------------------------------------------------------------------------------------

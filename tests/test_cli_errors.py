@@ -149,6 +149,59 @@ CASES: dict[str, list[str]] = {
     "paths: max length 0": ["paths", "--size", "3x3", "--max-length", "0"],
     # languages
     "languages: unknown option": ["languages", "--nope"],
+    # numbers: each has one range (boggle_i18n/limits.py), checked before any work
+    "score: points overflow int64": ["score", f"{T}/a-file", "--scoring", "3:10000000000000000", "--store", S],
+    "score: points beyond any int": ["score", f"{T}/a-file", "--scoring", "3:" + "9" * 23, "--store", S],
+    "score: 5000-letter length": ["score", f"{T}/a-file", "--scoring", "3:1,5000:1", "--store", S],
+    "score: too many workers": [
+        "score",
+        f"{T}/a-file",
+        "--workers",
+        "100000",
+        "--lexicon",
+        "en-enable2k",
+        "--store",
+        S,
+    ],
+    "solve: min length huge": [*SOLVE, "--min-length", "99999999999999999999"],
+    "solve: points overflow": [*SOLVE, "--scoring", "3:1,4:2000000"],
+    "random: negative seed": ["random", "--seed", "-1"],
+    "random: seed beyond int64": ["random", "--seed", str(2**64)],
+    "random: dice of another language": ["random", "--dice", "en-new-4x4", "--lang", "nl"],
+    "random: letters from dice of another language": [
+        *["random", "--dice", "en-new-4x4", "--lang", "nl", "--letters", "uniform"]
+    ],
+    "solve: dice of another language": [*SOLVE, "--dice", "nl-4x4", "--lang", "en"],
+    "solve: empty dice": [*SOLVE, "--dice", ""],
+    "solve: empty language": [*SOLVE, "--lang", ""],
+    "optimize: negative seed": ["optimize", "--seed", "-1", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: negative workers": ["optimize", "--workers", "-1", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: time limit 0": ["optimize", "--time-limit", "0", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: time limit nan": ["optimize", "--time-limit", "nan", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: top 0": ["optimize", "--top", "0", "--lexicon", "en-enable2k", "--store", S],
+    "optimize: huge restarts": ["optimize", "--restarts", str(10**12), "--lexicon", "en-enable2k", "--store", S],
+    "optimize: size 65x1": ["optimize", "--size", "65x1", "--lexicon", "en-enable2k", "--store", S],
+    "compare: empty language": ["compare", "", "--store", S],
+    "compare: negative seed": ["compare", "en", "--seed", "-1", "--store", S],
+    "compare: too many boards": ["compare", "en", "--boards", str(10**9), "--store", S],
+    # output paths: checked before the work, so nothing is searched for nothing
+    "optimize: output folder missing": [
+        *["optimize", "--restarts", "1", "-o", f"{T}/nowhere/out.json", "--lexicon", "en-enable2k", "--store", S]
+    ],
+    "optimize: output is a folder": [
+        *["optimize", "--restarts", "1", "-o", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S]
+    ],
+    "results: output folder missing": ["results", f"{T}/a-folder", "-o", f"{T}/nowhere/results.md"],
+    # remove-lexicon: a name is checked before anything is removed
+    "remove-lexicon: ../escape": ["remove-lexicon", "../escape", "--store", S],
+    "remove-lexicon: unknown": ["remove-lexicon", "klingon", "--store", S],
+    "remove-lexicon: one bad name of two": ["remove-lexicon", "en-enable2k", "sub/dir", "--store", S],
+    # faces outside the language's alphabet: refused with the face named, never a dead cell
+    "solve: face outside the alphabet": ["solve", "pers/latg/sine/terñ", "--lexicon", "en-enable2k", "--store", S],
+    "solve: dotless i": ["solve", "pers/latg/sine/terı", "--lexicon", "en-enable2k", "--store", S],
+    "solve: long board is cut": ["solve", "q" * 5000, "--lexicon", "en-enable2k", "--store", S],
+    "score: FIFO-like path that is a folder": ["score", f"{T}/a-folder", "--lexicon", "en-enable2k", "--store", S],
+    "paths: huge max length": ["paths", "--size", "3x3", "--max-length", str(10**30)],
 }
 
 
@@ -206,3 +259,23 @@ def test_unwritable_store_reported_before_any_work(world: Path, monkeypatch: pyt
     result = runner.invoke(app, ["build-lexicon", "en", "--source", str(MINI_EN), "--store", str(store)])
     assert result.stderr.splitlines() == [f"Error: lexicon store {store} is not writable"]
     assert result.exit_code == 1 and read == []
+
+
+def test_a_result_that_cannot_be_written_is_still_printed(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The output folder passed the check, then the write failed (disk full, folder removed): stdout has the result."""
+    from boggle_i18n.errors import OutputError
+
+    def refuse(output: Any, text: str) -> None:
+        raise OutputError(f"cannot write {output}: No space left on device")
+
+    monkeypatch.setattr("boggle_i18n.cli.common.write_output", refuse)
+    out = world / "out.json"
+    solve = [a.replace(S, str(world / "store")) for a in SOLVE]
+    result = runner.invoke(app, [*solve, "--json", "-o", str(out)])
+    args = ["optimize", "--restarts", "1", "--seed", "1", "-o", str(out), "--lexicon", "en-enable2k"]
+    optimized = runner.invoke(app, [*args, "--store", str(world / "store")])
+    for run in (result, optimized):
+        assert run.exit_code == 1
+        assert run.stderr.splitlines()[-1] == f"Error: cannot write {out}: No space left on device"
+        assert '"score"' in run.stdout or '"best"' in run.stdout
+    assert not out.exists()

@@ -195,7 +195,7 @@ def test_compare_table_and_json(small_store: Path) -> None:
     assert "--seed 3" in result.stdout
     assert "es: 120 4x4 boards, letter distribution" in result.stderr  # progress on stderr
     data = _json("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))
-    assert (data["seed"], data["boards"], data["size"]) == (3, 120, "4x4")
+    assert (data["seed"], data["n_boards"], data["rows"], data["cols"]) == (3, 120, 4, 4)
     for lang in data["languages"]:
         assert len(lang["boards"]) == 120 and lang["seed"] == language_seed(3, lang["lang"])
         scores = [b["score"] for b in lang["boards"]]
@@ -229,12 +229,14 @@ def test_missing_lexicon_is_built_first_from_the_system_list(tmp_path: Path) -> 
     ("args", "message"),
     [
         (["xx"], "unknown language 'xx'"),
-        (["en", "--boards", "0"], "--boards must be at least 1"),
+        (["en", "--boards", "0"], "--boards must be in 1..10,000,000, not 0"),
+        (["en", "--seed", "-1"], "--seed must be in 0.."),
+        ([""], "unknown language ''"),
         (["en", "--size", "4y4"], "bad size '4y4'"),
         (["en", "--size", "0x4"], "bad size '0x4'"),
         (["en", "--plot", "out.pdf"], "must end in .png or .svg"),
         (["en", "--plot", "no-such-folder/out.png"], "no folder"),
-        (["en", "--optimize-time", "0"], "--optimize-time must be a positive number"),
+        (["en", "--optimize-time", "0"], "--optimize-time must be in 0.001.."),
     ],
 )
 def test_bad_input_is_one_error_line(small_store: Path, tmp_path: Path, args: list[str], message: str) -> None:
@@ -324,7 +326,7 @@ def test_real_data_en_dice_and_es_distribution(built_store: Path) -> None:
     data = _json("en", "es", "--boards", "400", "--seed", "1", "--store", str(built_store))
     en, es = data["languages"]
     assert en["boards_from"]["kind"] == "dice" and es["boards_from"]["kind"] == "distribution"
-    assert en["lexicon_words"] == len(Lexicon.load("en", built_store)) > 170_000
+    assert en["word_count"] == len(Lexicon.load("en", built_store)) > 170_000
     for lang in (en, es):
         lexicon = Lexicon.load(lang["lexicon"], built_store)
         rules = select(lang=lang["lang"], size=(4, 4)).rules

@@ -129,7 +129,7 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
     assert "es     Español (Spanish)  [beta: wspanish has only 86,016 lemmas" in text.stdout
     assert "nl (built, " in text.stdout and "distribution (" in text.stdout
     data = json.loads(runner.invoke(app, ["languages", "--json", "--store", str(built_store)]).stdout)
-    by_code = {e["code"]: e for e in data}
+    by_code = {e["lang"]: e for e in data}
     assert set(by_code) == EXPECTED
     assert by_code["nl"]["boards"] == {"kind": "dice", "dice": ["nl-4x4"]}
     assert by_code["pl"]["boards"]["kind"] == "distribution" and by_code["pl"]["boards"]["dice"] == []
@@ -154,7 +154,7 @@ def test_languages_command_flags_a_stale_lexicon(built_store: Path, tmp_path: Pa
     manifest["recipe_sha256"] = "0" * 64
     (store / "es.json").write_text(json.dumps(manifest), encoding="utf-8")
     data = json.loads(CliRunner().invoke(app, ["languages", "--json", "--store", str(store)]).stdout)
-    (es,) = [e for e in data if e["code"] == "es"]
+    (es,) = [e for e in data if e["lang"] == "es"]
     assert es["lexicons"][0]["state"].startswith("stale")
 
 

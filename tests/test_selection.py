@@ -9,7 +9,7 @@ import pytest
 from conftest import FIXTURES
 
 from boggle_i18n import build_lexicon
-from boggle_i18n.errors import BoardError, DiceError, LanguageError, LexiconError, ScoringError
+from boggle_i18n.errors import BoardError, DiceError, LanguageError, LexiconError, LimitError, ScoringError
 from boggle_i18n.scoring import get_scoring
 from boggle_i18n.selection import Selection, select
 
@@ -107,8 +107,12 @@ def test_bad_lexicon_names(name: str) -> None:
         ({"dice": "nope"}, DiceError),
         ({"scoring": "nope"}, ScoringError),
         ({"scoring": "3:-1"}, ScoringError),
-        ({"min_length": 0}, BoardError),
+        ({"min_length": 0}, LimitError),
         ({"bare_q": "x"}, BoardError),
+        ({"min_length": 5000}, LimitError),
+        ({"lang": "nl", "dice": "en-new-4x4"}, DiceError),
+        ({"lang": ""}, LanguageError),
+        ({"dice": ""}, DiceError),
         ({"dice": "en-new-4x4", "size": (5, 5)}, BoardError),
     ],
 )

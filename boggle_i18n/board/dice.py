@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from functools import cache
 
 from ..errors import DiceError
+from ..limits import clip
 from ..resources import data_dir
 from .board import Board
 
@@ -120,4 +121,4 @@ def get_dice(dice_id: str) -> DiceSet:
         return dice_sets()[dice_id.strip().lower()]  # case-insensitive, like language codes
     except KeyError:
         known = ", ".join(sorted(dice_sets()))
-        raise DiceError(f"unknown dice set {dice_id!r} (known: {known})") from None
+        raise DiceError(f"unknown dice set {clip(dice_id, 40)!r} (known: {known})") from None

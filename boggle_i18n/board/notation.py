@@ -15,6 +15,7 @@ import unicodedata
 from collections.abc import Mapping
 
 from ..errors import BoardError
+from ..limits import check, clip
 from .board import Board
 
 _BLANKS = {".", "[]"}
@@ -28,7 +29,7 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
     bracketed = token.startswith("[") and token.endswith("]")
     text = unicodedata.normalize("NFC", token[1:-1] if bracketed else token).lower()
     if not all(ch.isalpha() for ch in text):
-        raise BoardError(f"bad face {token!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank")
+        raise BoardError(f"bad face {clip(token, 40)!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank")
     if not bracketed and len(text) == 1:
         return shorthands.get(text, text)
     return text
@@ -42,11 +43,11 @@ def _tokens(row: str) -> list[str]:
         if row[i] == "[":
             end = row.find("]", i)
             if end < 0:
-                raise BoardError(f"unclosed '[' in board row {row!r}")
+                raise BoardError(f"unclosed '[' in board row {clip(row)!r}")
             tokens.append(row[i : end + 1])
             i = end + 1
         elif row[i] == "]":
-            raise BoardError(f"unmatched ']' in board row {row!r}")
+            raise BoardError(f"unmatched ']' in board row {clip(row)!r}")
         else:
             tokens.append(row[i])
             i += 1
@@ -61,20 +62,20 @@ def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str, expli
             side = math.isqrt(len(flat))
             if side * side != len(flat):
                 raise BoardError(
-                    f"board {text!r} has {len(flat)} faces, not a square: separate rows with '/' or give a size"
+                    f"board {clip(text)!r} has {len(flat)} faces, not a square: separate rows with '/' or give a size"
                 )
             size = (side, side)
         r, c = size
         if r * c != len(flat):
-            raise BoardError(f"board {text!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}")
+            raise BoardError(f"board {clip(text)!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}")
         rows = [flat[i * c : (i + 1) * c] for i in range(r)]
     widths = {len(row) for row in rows}
     if len(widths) != 1:
-        raise BoardError(f"board {text!r} has rows of different lengths {sorted(widths)}")
+        raise BoardError(f"board {clip(text)!r} has rows of different lengths {sorted(widths)}")
     faces = tuple(face for row in rows for face in row)
     board = Board(len(rows), len(rows[0]), faces)
     if size is not None and board.size != size:
-        raise BoardError(f"board {text!r} is {board.rows}x{board.cols}, expected {size[0]}x{size[1]}")
+        raise BoardError(f"board {clip(text)!r} is {board.rows}x{board.cols}, expected {size[0]}x{size[1]}")
     return board
 
 
@@ -138,7 +139,9 @@ def parse_size(text: str) -> tuple[int, int]:
         else:
             r = c = int(text)
     except ValueError:
-        raise BoardError(f"bad size {text!r}: write RxC, e.g. 4x4 or 3x5") from None
+        raise BoardError(f"bad size {clip(text, 40)!r}: write RxC, e.g. 4x4 or 3x5") from None
     if r < 1 or c < 1:
-        raise BoardError(f"bad size {text!r}: rows and columns must be at least 1")
+        raise BoardError(f"bad size {clip(text, 40)!r}: rows and columns must be at least 1")
+    check("rows", r, "--size rows")
+    check("cols", c, "--size columns")
     return (r, c)

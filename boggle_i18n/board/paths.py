@@ -19,6 +19,7 @@ from dataclasses import dataclass
 from itertools import combinations
 
 from ..errors import BoardError
+from ..limits import check
 
 # The work is set by the frontier width (the shorter side; the board is transposed if
 # need be) and grows about fivefold per extra column with diagonals. Up to 64 cells
@@ -89,8 +90,8 @@ def _check(rows: int, cols: int, max_length: int | None) -> int:
             f"board size {rows}x{cols}: paths are counted on boards of at most {MAX_CELLS} cells "
             "(8x8; the work grows about fivefold per extra column, see docs/paths.md)"
         )
-    if max_length is not None and max_length < 1:
-        raise BoardError(f"max length {max_length}: must be at least 1")
+    if max_length is not None:
+        check("max_length", max_length)
     return rows * cols
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import functools
 import json
 import sys
@@ -17,14 +18,17 @@ from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
 from ..storage import STDOUT, write_output
-from .errors import os_error_message
+from .errors import exit_code, os_error_message, say_interrupted
 
 F = TypeVar("F", bound=Callable[..., Any])
 
 
 def fail(message: str, code: int = 1) -> typer.Exit:
-    """Print `Error: message` on stderr and return the exit to raise."""
-    typer.echo(f"Error: {message}", err=True)
+    """Print `Error: message` on stderr and return the exit to raise (`interrupted`: said once, exit 130)."""
+    if code == 130:
+        say_interrupted()
+    else:
+        typer.echo(f"Error: {message}", err=True)
     return typer.Exit(code)
 
 
@@ -40,8 +44,10 @@ def handle_errors(command: F) -> F:
         try:
             return command(*args, **kwargs)
         except BoggleI18nError as exc:
-            raise fail(str(exc)) from None
+            raise fail(str(exc), exit_code(exc)) from None
         except OSError as exc:
+            if exc.errno == errno.EPIPE:  # `... | head -1`: the group ends quietly, as Unix tools do
+                raise
             raise fail(os_error_message(exc)) from None
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
@@ -98,9 +104,15 @@ def emit(text: str, output: Path | None = None) -> None:
     if output is None or str(output) == STDOUT:
         sys.stdout.write(text)
         sys.stdout.flush()
-    else:
+        return
+    try:
         write_output(output, text)
-        note(f"wrote {output}")
+    except BoggleI18nError:
+        # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes to stdout.
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        raise
+    note(f"wrote {output}")
 
 
 def to_json(data: Any) -> str:

@@ -15,6 +15,7 @@ if TYPE_CHECKING:
 
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json
+from .render import counted
 
 
 def render_table(headers: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
@@ -37,7 +38,7 @@ def summary_line(results: Sequence[LanguageResult], seed: int) -> str:
     """What every figure rests on: size, boards, seed, and how per-language seeds are made."""
     r = results[0]
     return (
-        f"{r.stats['n_boards']:,} random {r.rows}x{r.cols} boards per language, --seed {seed} "
+        f"{counted(r.stats['n_boards'], f'random {r.rows}x{r.cols} board')} per language, --seed {seed} "
         "(each language's own seed: compare.language_seed(seed, code), in --json); fast engine"
     )
 
@@ -48,12 +49,12 @@ def compare_cmd(
     langs: list[str] = typer.Argument(..., metavar="LANG", help="Language codes (see `boggle-i18n languages`)."),
     size: str = typer.Option("4x4", "--size", metavar="RxC", help="Board size."),
     boards: int = typer.Option(1000, "--boards", "-n", metavar="N", help="Random boards per language."),
-    seed: int = typer.Option(0, "--seed", metavar="S", help="Seed; each language's seed is derived from it."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed; each language's seed is derived from it."),
     optimize_time: float | None = typer.Option(
         None,
         "--optimize-time",
-        metavar="S",
-        help="Also run the optimizer for S seconds per language and report its best board.",
+        metavar="SECONDS",
+        help="Also run the optimizer for SECONDS seconds per language and report its best board.",
         show_default=False,
     ),
     plot: Path | None = typer.Option(
@@ -75,7 +76,7 @@ def compare_cmd(
     from ..compare import check_request, compare, table_headers, table_rows  # only when the command runs
 
     shape = parse_size(size)
-    check_request(langs, shape, boards, optimize_time)
+    check_request(langs, shape, boards, optimize_time, seed)
     if plot is not None:
         from ..compare_plot import check_plot_path, require_matplotlib
 
@@ -97,6 +98,7 @@ def compare_cmd(
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")
     if json_out:
-        emit(to_json({"size": size, "boards": boards, "seed": seed, "languages": [r.to_dict() for r in results]}))
+        data = {"rows": shape[0], "cols": shape[1], "n_boards": boards, "seed": seed}
+        emit(to_json({**data, "languages": [r.to_dict() for r in results]}))
         return
     emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed))

@@ -19,7 +19,8 @@ from typing import Any, NoReturn
 import typer
 from typer.core import TyperGroup
 
-from ..errors import BoggleI18nError
+from ..errors import BoggleI18nError, LimitError
+from ..limits import clip
 
 
 def _base(name: str) -> type[Exception]:
@@ -36,16 +37,34 @@ def one_line(text: str) -> str:
     return " ".join(text.split())
 
 
+_INTERRUPTED = {"said": False}
+
+
+def say_interrupted() -> None:
+    """`Error: interrupted` on stderr, once however many layers see the Ctrl-C."""
+    if not _INTERRUPTED["said"]:
+        _INTERRUPTED["said"] = True
+        typer.echo("Error: interrupted", err=True)
+
+
 def exit_with_error(message: str, code: int = 1) -> NoReturn:
     """Print `Error: message` on stderr and exit with `code`."""
-    typer.echo(f"Error: {one_line(message)}", err=True)
+    if code == 130:
+        say_interrupted()
+    else:
+        typer.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(code)
+
+
+def exit_code(exc: BoggleI18nError) -> int:
+    """2 for a number outside its range (a usage error, as Click's own), 1 for every other library error."""
+    return 2 if isinstance(exc, LimitError) else 1
 
 
 def os_error_message(exc: OSError) -> str:
     """`Permission denied: /path`, naming the file the error is about."""
     reason = exc.strerror or str(exc)
-    return f"{reason}: {exc.filename}" if exc.filename else reason
+    return f"{reason}: {clip(str(exc.filename))}" if exc.filename else reason
 
 
 class OneLineErrorGroup(TyperGroup):
@@ -59,6 +78,7 @@ class OneLineErrorGroup(TyperGroup):
         standalone_mode: bool = True,
         **extra: Any,
     ) -> Any:
+        _INTERRUPTED["said"] = False  # one command line, one report (tests run many in one process)
         if not standalone_mode:  # a caller that handles errors itself
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -70,7 +90,7 @@ class OneLineErrorGroup(TyperGroup):
                 sys.exit(0)
             exit_with_error(exc.format_message(), exc.exit_code)  # type: ignore[attr-defined]
         except BoggleI18nError as exc:
-            exit_with_error(str(exc))
+            exit_with_error(str(exc), exit_code(exc))
         except OSError as exc:
             if exc.errno == errno.EPIPE:  # `boggle-i18n dice | head -1`: the reader left, nothing to say
                 _silence_stdout()
@@ -80,7 +100,20 @@ class OneLineErrorGroup(TyperGroup):
             exit_with_error("interrupted", 130)
         except EOFError:
             exit_with_error("end of input", 1)
+        if code == 130:  # Typer turns a Ctrl-C outside a command (parsing options) into a silent exit 130
+            say_interrupted()
         sys.exit(code if isinstance(code, int) else 0)
+
+    def invoke(self, ctx: Any) -> Any:
+        """Run the command; Ctrl-C anywhere in it is `Error: interrupted` and exit 130.
+
+        Typer turns a KeyboardInterrupt into a silent exit 130 before `main` sees it,
+        so it is caught here, on its way out of the command, to say so as every command does.
+        """
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            exit_with_error("interrupted", 130)
 
 
 def _silence_stdout() -> None:

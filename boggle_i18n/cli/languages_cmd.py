@@ -9,6 +9,7 @@ import typer
 
 from . import app
 from .common import StoreOption, emit, handle_errors, to_json
+from .render import counted
 
 
 def _lexicons(entry: dict[str, Any]) -> str:
@@ -16,7 +17,7 @@ def _lexicons(entry: dict[str, Any]) -> str:
     for lex in entry["lexicons"]:
         state = lex["state"]
         if state == "built":
-            state = f"built, {lex['word_count']:,} words"
+            state = f"built, {counted(lex['word_count'], 'word')}"
         parts.append(f"{lex['name']} ({state})")
     return "; ".join(parts) or "(no recipe)"
 
@@ -29,7 +30,7 @@ def languages_table(entries: list[dict[str, Any]]) -> str:
         boards = e["boards"]
         board_text = ", ".join(boards["dice"]) if boards["kind"] == "dice" else f"distribution ({boards['note']})"
         lines += [
-            f"{e['code']:<6} {e['name']}  [{status}]",
+            f"{e['lang']:<6} {e['name']}  [{status}]",
             f"       lexicons: {_lexicons(e)}",
             f"       boards:   {board_text}",
             f"       alphabet: {e['alphabet']}" + (f"  (bare q = {e['bare_q']})" if e["bare_q"] else ""),

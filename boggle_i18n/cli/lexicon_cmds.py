@@ -10,12 +10,14 @@ from typing import Any
 import typer
 
 from ..board.dice import dice_sets
+from ..housekeeping import cache_bytes
 from ..languages import get_language, languages
-from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_paths, scan_store
+from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_name, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
 from . import app
-from .common import StoreOption, emit, to_json
+from .common import StoreOption, emit, note, to_json
+from .render import counted
 
 
 def _params(params: dict[str, Any]) -> str:
@@ -54,7 +56,7 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
     version = f" {src['version']}" if src.get("version") else ""
     return "\n".join(
         [
-            f"lexicon {manifest['name']} ({manifest['language']}): {manifest['word_count']:,} words "
+            f"lexicon {manifest['name']} ({manifest['language']}): {counted(manifest['word_count'], 'word')} "
             f"from {manifest['raw_entries']:,} raw entries",
             f"source: {src['name']}{version} [{src['kind']}] {src['path']} sha256 {src['sha256'][:16]}...",
             f"licence: {manifest['licence']}",
@@ -62,7 +64,7 @@ def build_summary(manifest: dict[str, Any], trie_path: Path) -> str:
             stage_table(manifest),
             "",
             f"alphabet: {manifest['alphabet']}   longest word: {manifest['longest_word']} "
-            f"({len(manifest['longest_word'])} letters)",
+            f"({counted(len(manifest['longest_word']), 'letter')})",
             f"trie: {trie_path} ({manifest['trie_bytes']:,} bytes, sha256 {manifest['trie_sha256'][:16]}...) "
             f"built in {manifest['build_seconds']:.2f} s",
         ]
@@ -139,32 +141,44 @@ def build_lexicon_cmd(
     emit(to_json(lexicon.manifest) if json_out else build_summary(lexicon.manifest, trie_path))
 
 
-def _entry_json(entry: StoreEntry) -> dict[str, Any]:
+def _entry_json(entry: StoreEntry, store: Path | None = None) -> dict[str, Any]:
     """A built lexicon (or a broken manifest, with its problem) as `lexicons --json` shows it."""
     m = entry.manifest
     if m is None:
         return {"name": entry.name, "path": str(entry.path), "problem": entry.problem}
     return {
         "name": entry.name,
-        "language": m["language"],
+        "lang": m["language"],
         "word_count": m["word_count"],
         "source": m["source"],
         "built_at": m["built_at"],
         "recipe_sha256": m["recipe_sha256"],
+        "trie_bytes": m.get("trie_bytes"),
+        "compiled_bytes": cache_bytes(m.get("trie_sha256"), store),
     }
 
 
-def _entry_line(entry: StoreEntry, width: int) -> str:
+def _entry_line(entry: StoreEntry, width: int, store: Path | None = None) -> str:
     """One line of `lexicons`: a built lexicon, or a manifest that cannot be used and why."""
     m = entry.manifest
     if m is None:
         return f"  {entry.name.ljust(width)}  BROKEN  {entry.path.name}: {entry.problem}"
     src = m["source"]
     version = f" {src['version']}" if src.get("version") else ""
+    cached = cache_bytes(m.get("trie_sha256"), store)
     return (
-        f"  {entry.name.ljust(width)}  {m['language']}  {m['word_count']:>9,} words  "
+        f"  {entry.name.ljust(width)}  {m['language']}  {counted(m['word_count'], 'word').rjust(15)}  "
         f"{src['name']}{version} [{src['kind']}]  built {m['built_at']}"
+        + (f"  compiled cache {size_text(cached)}" if cached else "")
     )
+
+
+def size_text(n: int) -> str:
+    """`512 KB`, `6.1 MB`, `1.2 GB`: a file size as people read it."""
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("KB", 1e3)):
+        if n >= scale:
+            return f"{n / scale:.1f} {unit}"
+    return counted(n, "byte")
 
 
 @app.command("lexicons")
@@ -184,7 +198,7 @@ def lexicons_cmd(
                     "recipes": [
                         {
                             "name": r.name,
-                            "language": r.language,
+                            "lang": r.language,
                             "description": r.description,
                             "licence": r.licence,
                             "source": r.source.name,
@@ -192,8 +206,8 @@ def lexicons_cmd(
                         }
                         for r in recipes
                     ],
-                    "built": [_entry_json(e) for e in entries if e.manifest is not None],
-                    "broken": [_entry_json(e) for e in entries if e.manifest is None],
+                    "built": [_entry_json(e, store) for e in entries if e.manifest is not None],
+                    "broken": [_entry_json(e, store) for e in entries if e.manifest is None],
                 }
             )
         )
@@ -207,8 +221,31 @@ def lexicons_cmd(
     lines.append(f"Built lexicons in {store_dir(store)}:")
     if not entries:
         lines.append("  (none yet)")
-    lines += [_entry_line(e, width) for e in entries]
+    lines += [_entry_line(e, width, store) for e in entries]
     emit("\n".join(lines))
+
+
+@app.command("remove-lexicon")
+def remove_lexicon_cmd(
+    names: list[str] | None = typer.Argument(
+        None, metavar="NAME", help="Lexicons to remove [none: only prune orphaned caches].", show_default=False
+    ),
+    store: Path | None = StoreOption,
+) -> None:
+    """Remove lexicons (trie, manifest and compiled caches), then prune compiled caches no lexicon uses."""
+    from ..housekeeping import prune_caches, remove_lexicon
+
+    checked = [lexicon_name(n) for n in names or []]  # every name checked before anything is removed
+    freed = 0
+    for name in checked:
+        removed = remove_lexicon(name, store)
+        freed += removed.bytes
+        note(f"removed {name}: {', '.join(p.name for p in removed.files)}")
+    if not checked:
+        removed = prune_caches(store)
+        freed += removed.bytes
+        note(f"pruned {counted(len(removed.files), 'orphaned cache')}" if removed.files else "no orphaned caches")
+    emit(f"freed {size_text(freed)}")
 
 
 @app.command("dice")
@@ -226,14 +263,15 @@ def dice_cmd(
             to_json(
                 [
                     {
-                        "id": d.id,
+                        "dice": d.id,
                         "name": d.name,
-                        "language": d.language,
-                        "size": [d.rows, d.cols],
-                        "min_word_length": d.min_word_length,
+                        "lang": d.language,
+                        "rows": d.rows,
+                        "cols": d.cols,
+                        "min_length": d.min_word_length,
                         "scoring": d.scoring,
                         "status": d.status,
-                        "dice": [list(die) for die in d.dice],
+                        "faces": [list(die) for die in d.dice],
                     }
                     for d in sets
                 ]

@@ -12,50 +12,78 @@ import typer
 
 from ..api import new_seed
 from ..board.notation import parse_size
-from ..errors import BoggleI18nError
 from ..selection import select
 from ..solver.base import get_solver
+from ..storage import check_output
 from . import app
-from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+from .common import OutputOption, StoreOption, emit, fail, handle_errors, load_or_build, note, to_json, warn
+from .render import counted
 
 
 @app.command("optimize")
 @handle_errors
 def optimize_cmd(
-    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, dice faces and rules."),
-    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
-    dice: str | None = typer.Option(None, "--dice", help="Only boards this dice set can roll (its rules apply)."),
-    size: str | None = typer.Option(None, "--size", help="Board shape RxC [default: the dice set's, or 4x4]."),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, dice faces and rules."
+    ),
+    lexicon_name: str | None = typer.Option(
+        None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
+    ),
+    dice: str | None = typer.Option(
+        None, "--dice", metavar="SET", help="Only boards this dice set can roll (its rules apply)."
+    ),
+    size: str | None = typer.Option(
+        None, "--size", metavar="RxC", help="Board shape RxC [default: the dice set's, or 4x4]."
+    ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", min=1, help="Shortest word that counts."),
-    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table (word-count: most words)."),
-    engine: str = typer.Option("fast", "--engine", help="Scoring engine: fast, numba or reference."),
-    strategy: str = typer.Option("hill", "--strategy", help="hill, anneal or pool."),
-    restarts: int | None = typer.Option(None, "--restarts", min=1, help="Stop after this many restarts."),
+    min_length: int | None = typer.Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
+    scoring: str | None = typer.Option(
+        None, "--scoring", metavar="TABLE", help="Scoring preset or table (word-count: most words)."
+    ),
+    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
+    strategy: str = typer.Option("hill", "--strategy", metavar="NAME", help="hill, anneal or pool."),
+    restarts: int | None = typer.Option(None, "--restarts", metavar="N", help="Stop after this many restarts."),
     iterations: int | None = typer.Option(
-        None, "--iterations", min=1, help="Per restart: hill climbs, anneal proposals or pool rounds."
+        None, "--iterations", metavar="N", help="Per restart: hill climbs, anneal proposals or pool rounds."
     ),
     time_limit: float | None = typer.Option(
-        None, "--time-limit", min=0.001, help="Stop after this many seconds [default: 60 without --restarts]."
+        None, "--time-limit", metavar="SECONDS", help="Stop after this many seconds [default: 60 without --restarts]."
     ),
-    target: int | None = typer.Option(None, "--target", help="Stop as soon as a board scores this much."),
-    seed: int | None = typer.Option(None, "--seed", min=0, help="Random seed [default: a fresh one, echoed]."),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, help="Local worker processes."),
+    target: int | None = typer.Option(None, "--target", metavar="N", help="Stop as soon as a board scores this much."),
+    seed: int | None = typer.Option(None, "--seed", metavar="N", help="Random seed [default: a fresh one, echoed]."),
+    workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
     cluster: str | None = typer.Option(
-        None, "--cluster", help="Dask scheduler address (tcp://host:8786): run restarts on its workers."
+        None,
+        "--cluster",
+        metavar="ADDRESS",
+        help="Dask scheduler address (tcp://host:8786): run restarts on its workers.",
     ),
-    top: int = typer.Option(10, "--top", min=1, help="How many distinct boards to report."),
-    pool_size: int = typer.Option(200, "--pool", min=1, help="Pool strategy: boards kept per round."),
+    top: int = typer.Option(10, "--top", metavar="N", help="How many distinct boards to report."),
+    pool_size: int = typer.Option(200, "--pool", metavar="N", help="Pool strategy: boards kept per round."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
-    output: Path | None = typer.Option(None, "--output", "-o", help="Write the result to this file (atomically)."),
+    output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:
     """Search for the highest-scoring boards; Ctrl-C or --time-limit stops and reports the best so far."""
+    from ..optimize.optimizer import check_request
     from ..optimize.problem import free_faces
-    from ..optimize.strategies import STRATEGIES, Params
+    from ..optimize.strategies import Params
 
-    if strategy not in STRATEGIES:
-        raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    check_output(output)  # before the search: a result that cannot be written is known now, not after an hour
+    if seed is None:
+        seed = new_seed()
+    workers = check_request(
+        strategy=strategy,
+        shape=parse_size(size) if size else (4, 4),
+        seed=seed,
+        restarts=restarts,
+        iterations=iterations,
+        time_limit=time_limit,
+        target=target,
+        workers=workers,
+        top=top,
+        pool=pool_size,
+    )
     get_solver(engine)  # an unknown engine is a usage error, before any work
     chosen = select(
         lang=lang,
@@ -76,8 +104,6 @@ def optimize_cmd(
         warn(message)
     if restarts is None and time_limit is None:
         time_limit = 60.0
-    if seed is None:
-        seed = new_seed()
     note(f"seed {seed}")
     lexicon = load_or_build(name, store)
     faces = None if dice else free_faces(lang, shape, lexicon)
@@ -114,6 +140,17 @@ def optimize_cmd(
     emit(to_json(data) if json_out or output else render(data), output)
     if output is not None and not json_out:
         sys.stdout.write(render(data) + "\n")
+    if result.stopped == "interrupted":  # the best so far is out; the exit says it was cut short, as everywhere
+        raise fail("interrupted", 130)
+
+
+# What `stopped` (in --json) says, as the report's "stopped by ..." phrase.
+STOPPED = {
+    "restarts": "the restart count",
+    "time-limit": "the time limit",
+    "target": "the target",
+    "interrupted": "interrupt",
+}
 
 
 def render(data: dict[str, Any]) -> str:
@@ -121,9 +158,10 @@ def render(data: dict[str, Any]) -> str:
     s = data["settings"]
     space = f"dice {s['dice']}" if s["dice"] else f"free letters ({len(s['faces'])} faces)"
     lines = [
-        f"lexicon {s['lexicon']} ({s['word_count']:,} words); {s['size']}, {space}; strategy {data['strategy']}",
-        f"seed {data['seed']}; {data['restarts']} restarts, {data['boards_evaluated']:,} boards in "
-        f"{data['seconds']:.1f} s; stopped by {data['stopped']}"
+        f"lexicon {s['lexicon']} ({counted(s['word_count'], 'word')}); {data['rows']}x{data['cols']}, {space}; "
+        f"strategy {data['strategy']}",
+        f"seed {data['seed']}; {counted(data['restarts'], 'restart')}, {counted(data['boards_evaluated'], 'board')} "
+        f"in {data['seconds']:.1f} s; stopped by {STOPPED.get(data['stopped'], data['stopped'])}"
         + (f"; best first seen at {data['best_at']:.1f} s" if data["best_at"] is not None else ""),
         "",
         f"{'#':>3}  {'score':>6}  {'words':>5}  board",
@@ -145,7 +183,7 @@ class _Display:
         rate = p.evaluated / p.elapsed if p.elapsed > 0 else 0.0
         line = (
             f"best {p.best_score}  {p.evaluated:,} boards  {rate:,.0f} boards/s  {p.elapsed:.0f} s  "
-            f"{p.restarts} restarts"
+            f"{counted(p.restarts, 'restart')}"
         )
         if self.tty:
             sys.stderr.write("\r" + line.ljust(78)[:110])

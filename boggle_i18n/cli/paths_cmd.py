@@ -15,10 +15,10 @@ from .common import emit, handle_errors, note, to_json
 @app.command("paths")
 @handle_errors
 def paths_cmd(
-    size: str = typer.Option(..., "--size", help="Board size RxC, e.g. 4x4 or 3x5 (at most 64 cells)."),
+    size: str = typer.Option(..., "--size", metavar="RxC", help="Board size RxC, e.g. 4x4 or 3x5 (at most 64 cells)."),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
     max_length: int | None = typer.Option(
-        None, "--max-length", help="Longest path counted, in cells [default: every cell]."
+        None, "--max-length", metavar="N", help="Longest path counted, in cells [default: every cell]."
     ),
     json_out: bool = typer.Option(False, "--json", help="Print total and the per-length table as JSON."),
 ) -> None:

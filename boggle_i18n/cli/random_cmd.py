@@ -9,7 +9,9 @@ import typer
 from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
+from ..limits import clip
 from ..selection import select
+from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json
 
@@ -73,10 +75,11 @@ def random_cmd(
     store: Path | None = StoreOption,
 ) -> None:
     """Roll a random board: dice shuffled to cells, one face up (or letters drawn per cell)."""
+    check_output(output)
     shape = parse_size(size) if size else None
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
-        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {letters!r}")
+        raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")
     lexicon = None
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)

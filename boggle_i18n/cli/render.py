@@ -9,6 +9,12 @@ from ..board.board import Board, display_face
 from ..solver.base import FoundWord, SolveResult
 
 
+def counted(n: int, noun: str, plural: str | None = None, grouped: bool = True) -> str:
+    """`1 word`, `2 words`, `1,045 words` (`1045 words` ungrouped): a count with its noun in the right number."""
+    number = f"{n:,}" if grouped else str(n)
+    return f"{number} {noun if n == 1 else plural or noun + 's'}"
+
+
 def draw_path(board: Board, word: FoundWord) -> str:
     """The grid with the path's step numbers in its cells and dots elsewhere."""
     steps = {cell: i for i, cell in enumerate(word.path, 1)}
@@ -31,23 +37,23 @@ def render_result(result: SolveResult, paths: bool = False, lang: str | None = N
     width = min(shutil.get_terminal_size((100, 24)).columns, 120)
     rules = result.rules
     info = result.lexicon_info
-    count = f" ({info['word_count']:,} words)" if "word_count" in info else ""
+    count = f" ({counted(info['word_count'], 'word')})" if "word_count" in info else ""
     board = result.board
     played = "".join(f"; {k} {v}" for k, v in (("language", lang), ("dice", dice)) if v)
     out = [
         board.grid(),
         "",
         f"board {board.notation()} ({board.rows}x{board.cols}){played}",
-        f"lexicon {result.lexicon}{count}; min {rules.min_length} letters; "
+        f"lexicon {result.lexicon}{count}; min {counted(rules.min_length, 'letter')}; "
         f"scoring {rules.scoring.name} ({rules.scoring.describe()}); "
         f"diagonals {'on' if rules.diagonals else 'off'}",
-        f"score {result.score} from {result.n_words} words",
+        f"score {result.score} from {counted(result.n_words, 'word', grouped=False)}",
     ]
     for length, words in result.by_length().items():
         pts = sorted({w.points for w in words})
         each = f"{pts[0]} point{'s' if pts[0] != 1 else ''} each" if len(pts) == 1 else "points vary"
         out.append("")
-        out.append(f"{length} letters, {each} ({len(words)} words):")
+        out.append(f"{counted(length, 'letter')}, {each} ({counted(len(words), 'word', grouped=False)}):")
         out.append(
             textwrap.fill(" ".join(w.word for w in words), width=width, initial_indent="  ", subsequent_indent="  ")
         )

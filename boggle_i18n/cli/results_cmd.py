@@ -6,6 +6,7 @@ from pathlib import Path
 
 import typer
 
+from ..storage import check_output
 from . import app
 from .common import emit, handle_errors
 
@@ -13,14 +14,21 @@ from .common import emit, handle_errors
 @app.command("results")
 @handle_errors
 def results_cmd(
-    folder: Path = typer.Argument(Path("results"), help="Folder of result files (optimize --output FILE)."),
+    folder: Path = typer.Argument(
+        Path("results"), metavar="DIR", help="Folder of result files (optimize --output FILE)."
+    ),
     output: Path | None = typer.Option(
-        None, "--output", "-o", help="Write the page here (atomically), e.g. docs/results.md [default: stdout]."
+        None,
+        "--output",
+        "-o",
+        metavar="FILE",
+        help="Write the page here (atomically), e.g. docs/results.md [default: stdout].",
     ),
 ) -> None:
     """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, from result files."""
     from ..optimize.results import load_results, render_results
     from ..prove.records import load_proofs, render_proofs
 
+    check_output(output)
     runs, known = load_results(folder)
     emit(render_results(runs, known) + render_proofs(load_proofs(folder), runs), output)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+import stat
 import sys
 import time
 from collections.abc import Iterator
@@ -13,11 +15,21 @@ import typer
 
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..limits import clip, workers_for
 from ..selection import select
 from ..solver.base import get_solver
-from ..solver.batch import BatchSettings, default_workers, read_blocks, score_stream
+from ..solver.batch import BatchSettings, read_blocks, score_stream
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
+from .render import counted
+
+
+def check_board_file(path: Path) -> None:
+    """A board file must exist and not be a folder: a regular file, a FIFO, `/dev/stdin` or `<(command)` all read."""
+    if not path.exists():
+        raise BoggleI18nError(f"no board file {clip(str(path))}")
+    if path.is_dir():
+        raise BoggleI18nError(f"board file {clip(str(path))} is a folder")
 
 
 class _Counting:
@@ -53,7 +65,7 @@ def score_cmd(
     ),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
     min_length: int | None = typer.Option(
-        None, "--min-length", min=1, metavar="N", help="Shortest word that counts (letters)."
+        None, "--min-length", metavar="N", help="Shortest word that counts (letters)."
     ),
     scoring: str | None = typer.Option(
         None, "--scoring", metavar="TABLE", help="Scoring preset or a table like 3:1,4:1,5:2."
@@ -66,7 +78,6 @@ def score_cmd(
         1,
         "--workers",
         "-w",
-        min=0,
         metavar="N",
         help="Workers (0: one per core): threads for fast and numba, processes for reference.",
     ),
@@ -81,8 +92,9 @@ def score_cmd(
     """
     # Everything the user typed is checked before a lexicon is loaded or built.
     get_solver(engine)
-    if board_file not in (None, "-") and not Path(board_file).is_file():
-        raise BoggleI18nError(f"no board file {board_file}")
+    workers = workers_for(workers)
+    if board_file not in (None, "-"):
+        check_board_file(Path(board_file))
     shape = parse_size(size) if size else None
     chosen = select(
         lang=lang,
@@ -111,15 +123,14 @@ def score_cmd(
         diagonals=not no_diagonals,
         engine=engine,
     )
-    if workers == 0:
-        workers = default_workers()
     if board_file in (None, "-"):
         source: Any = nullcontext(sys.stdin.buffer)
         total_bytes = None
     else:
         path = Path(board_file)
-        source = path.open("rb")
-        total_bytes = path.stat().st_size
+        source = path.open("rb")  # a file, a FIFO, /dev/stdin or <(command): anything that can be read
+        info = os.fstat(source.fileno())
+        total_bytes = info.st_size if stat.S_ISREG(info.st_mode) else None
     out = sys.stdout
     started = time.perf_counter()
     boards = bad = total = 0
@@ -156,9 +167,9 @@ def score_cmd(
     seconds = time.perf_counter() - started
     rate = boards / seconds if seconds > 0 else 0.0
     note(
-        f"scored {boards:,} boards in {seconds:.2f} s ({rate:,.0f} boards/s, {engine} engine, "
+        f"scored {counted(boards, 'board')} in {seconds:.2f} s ({rate:,.0f} boards/s, {engine} engine, "
         f"{workers} worker{'s' if workers != 1 else ''}); total score {total:,}"
-        + (f"; {bad:,} bad lines" if bad else "")
+        + (f"; {counted(bad, 'bad line')}" if bad else "")
     )
     if bad:
         raise typer.Exit(1)

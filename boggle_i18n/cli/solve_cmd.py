@@ -11,6 +11,7 @@ from ..board.notation import parse_board, parse_board_file, parse_size
 from ..errors import BoardError
 from ..selection import Selection, select
 from ..solver.base import get_solver
+from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
 from .render import render_result
@@ -92,7 +93,6 @@ def solve_cmd(
     min_length: int | None = typer.Option(
         None,
         "--min-length",
-        min=1,
         metavar="N",
         help="Shortest word that counts, in letters [default: the dice set's].",
         show_default=False,
@@ -123,6 +123,7 @@ def solve_cmd(
 ) -> None:
     """Solve a board: every word, its points and its path, and the total score."""
     get_solver(engine)  # an unknown engine is a usage error, before any work
+    check_output(output)
     text, file_format = read_board_text(board, board_file)
     chosen = select(
         lang=lang,
@@ -142,7 +143,7 @@ def solve_cmd(
     for message in chosen.warnings:
         warn(message)
     lexicon = load_or_build(name, store)
-    result = solve(parsed, lexicon, chosen.rules, engine=engine)
+    result = solve(parsed, lexicon, chosen.rules, lang=chosen.language.code, engine=engine)
     if json_out:
         data = result.to_dict()
         data = {**{k: data[k] for k in ("board", "rows", "cols")}, **_choice(chosen), **data}

@@ -23,7 +23,7 @@ from ..pipeline.runner import StageReport, StageRun
 from ..pipeline.sources import ResolvedSource, resolve_source
 from ..pipeline.stages import StageContext
 from ..resources import data_dir
-from ..storage import atomic_write_bytes, atomic_write_text, check_writable_dir, store_dir
+from ..storage import atomic_write_bytes, atomic_write_text, check_writable_dir, store_dir, store_lock
 from .store import FORMAT, FORMAT_VERSION, Lexicon, check_lexicon_name, lexicon_name, lexicon_paths
 
 Progress = Callable[[str], None]
@@ -165,16 +165,33 @@ def build_lexicon(
     trie_bytes = trie.tobytes()
     del trie
     manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
+    manifest["build_command"] = _build_command(name, save_as, source, encoding)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
-    # Trie first, manifest last: a reader trusts a trie only through a manifest naming its sha256.
-    atomic_write_bytes(trie_path, trie_bytes)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
-    atomic_write_text(manifest_path, manifest_text)
+    # Trie first, manifest last: a reader trusts a trie only through a manifest naming its sha256.
+    # Under the name's lock, so two builds of one name never leave one's trie beside the other's manifest.
+    with store_lock(store_dir(store)):
+        atomic_write_bytes(trie_path, trie_bytes)
+        atomic_write_text(manifest_path, manifest_text)
     lexicon = Lexicon(
         marisa_trie.Trie().frombytes(trie_bytes), manifest, hashlib.sha256(manifest_text.encode("utf-8")).hexdigest()
     )
     say(f"built {recipe.name}: {stats.count:,} words -> {trie_path}")
     return lexicon
+
+
+def _build_command(
+    name: str, save_as: str | None, source: str | os.PathLike[str] | None, encoding: str | None
+) -> list[str]:
+    """The arguments of `boggle-i18n` that build this lexicon again (paths absolute): the manifest's rebuild hint."""
+    args = ["build-lexicon", os.path.abspath(name) if name.endswith(".toml") else name]
+    if save_as is not None:
+        args += ["--as", lexicon_name(save_as)]
+    if source is not None:
+        args += ["--source", os.path.abspath(source)]
+    if encoding is not None:
+        args += ["--encoding", encoding]
+    return args
 
 
 def ensure_lexicon(

@@ -11,6 +11,7 @@ import hashlib
 import json
 import os
 import re
+import time
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +20,8 @@ from typing import Any
 import marisa_trie
 
 from ..errors import LexiconError
-from ..storage import store_dir
+from ..limits import clip
+from ..storage import store_dir, store_lock
 
 FORMAT = "boggle-i18n-lexicon"
 FORMAT_VERSION = 1
@@ -54,7 +56,9 @@ _SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
 def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
     """Return `name` if it is a valid lexicon name, else raise one clear error."""
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
-        raise LexiconError(f"bad {where} {name!r}: a lexicon name is {NAME_RULE}")
+        raise LexiconError(
+            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}"
+        )
     return name
 
 
@@ -133,43 +137,26 @@ class Lexicon:
 
     @classmethod
     def load(cls, name: str, store: str | os.PathLike[str] | None = None) -> Lexicon:
-        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest."""
+        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`)."""
         if name.endswith(".marisa"):
             trie_path = Path(name)
             manifest_path = trie_path.with_suffix(".json")
         else:
             trie_path, manifest_path = lexicon_paths(name, store)
         if not manifest_path.is_file():
-            raise LexiconError(
-                f"lexicon {name!r} is not built (no {manifest_path}); run: boggle-i18n build-lexicon {name}"
-            )
-        raw_manifest = manifest_path.read_bytes()
-        try:
-            manifest = json.loads(raw_manifest)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise LexiconError(
-                f"manifest {manifest_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
-            ) from None
-        problem = manifest_problem(manifest)
-        if problem is not None:
-            raise LexiconError(f"manifest {manifest_path}: {problem}; rebuild with: boggle-i18n build-lexicon {name}")
-        try:
-            data = trie_path.read_bytes()
-        except FileNotFoundError:
-            raise LexiconError(
-                f"trie file {trie_path} is missing; rebuild with: boggle-i18n build-lexicon {name}"
-            ) from None
-        if hashlib.sha256(data).hexdigest() != manifest.get("trie_sha256"):
-            raise LexiconError(
-                f"trie file {trie_path} is corrupt (sha256 differs from its manifest); "
-                f"rebuild with: boggle-i18n build-lexicon {name}"
-            )
-        try:
-            trie = marisa_trie.Trie().frombytes(data)
-        except Exception:
-            raise LexiconError(
-                f"trie file {trie_path} is corrupt; rebuild with: boggle-i18n build-lexicon {name}"
-            ) from None
+            raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}")
+        for attempt in range(3):
+            try:
+                with store_lock(manifest_path.parent, shared=True):  # writers replace the pair under the lock
+                    manifest, raw_manifest, trie = read_checked(manifest_path, trie_path)
+                break
+            except StoreProblem as exc:
+                # A build of this name may have replaced the trie between our two reads (trie first,
+                # manifest last): read the pair again before calling it corrupt.
+                if exc.retry and attempt < 2:
+                    time.sleep(0.05)
+                    continue
+                raise LexiconError(f"{exc}; rebuild with: {rebuild_command(name, store, exc.manifest)}") from None
         return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest(), trie_path)
 
     @property
@@ -206,6 +193,86 @@ class Lexicon:
         return self._trie.tobytes()
 
 
+class StoreProblem(Exception):
+    """Why a stored lexicon cannot be used (one line); `manifest` if it parsed, `retry` if a rebuild may be mid-way."""
+
+    def __init__(self, message: str, manifest: dict[str, Any] | None = None, retry: bool = False) -> None:
+        super().__init__(message)
+        self.manifest = manifest
+        self.retry = retry
+
+
+def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], bytes, marisa_trie.Trie]:
+    """The one health check of a stored lexicon, used by `Lexicon.load` and by `lexicons` (`scan_store`).
+
+    Returns (manifest, its raw bytes, the trie), or raises `StoreProblem`: an
+    unreadable or corrupt manifest, a field of the wrong type, a missing trie,
+    a trie whose sha256 is not the manifest's (truncated, swapped, edited) or
+    that MARISA cannot read.
+    """
+    try:
+        raw_manifest = manifest_path.read_bytes()
+    except OSError as exc:
+        raise StoreProblem(f"manifest {manifest_path} is unreadable ({exc.strerror or exc})") from None
+    try:
+        manifest = json.loads(raw_manifest)
+    except (json.JSONDecodeError, UnicodeDecodeError):
+        raise StoreProblem(f"manifest {manifest_path} is corrupt (not valid JSON)") from None
+    problem = manifest_problem(manifest)
+    if problem is not None:
+        raise StoreProblem(f"manifest {manifest_path}: {problem}", manifest if isinstance(manifest, dict) else None)
+    try:
+        data = trie_path.read_bytes()
+    except FileNotFoundError:
+        raise StoreProblem(f"trie file {trie_path} is missing", manifest, retry=True) from None
+    except OSError as exc:
+        raise StoreProblem(f"trie file {trie_path} is unreadable ({exc.strerror or exc})", manifest) from None
+    if hashlib.sha256(data).hexdigest() != manifest.get("trie_sha256"):
+        raise StoreProblem(f"trie file {trie_path} is corrupt (sha256 differs from its manifest)", manifest, retry=True)
+    try:
+        trie = marisa_trie.Trie().frombytes(data)
+    except Exception:
+        raise StoreProblem(f"trie file {trie_path} is corrupt", manifest) from None
+    return manifest, raw_manifest, trie
+
+
+def rebuild_command(name: str, store: str | os.PathLike[str] | None, manifest: dict[str, Any] | None) -> str:
+    """A command that builds lexicon `name` again: the one its manifest records, else its shipped recipe's.
+
+    A lexicon stored under another name (`--as`) can only be rebuilt from its
+    recipe and source, which its manifest records (`build_command`); if the
+    manifest is unreadable too, the command that removes it is what works.
+    """
+    import shlex
+
+    from ..resources import data_dir
+
+    extra = ["--store", str(store)] if store else []
+    recorded = manifest.get("build_command") if isinstance(manifest, dict) else None
+    if isinstance(recorded, list) and recorded and all(isinstance(a, str) for a in recorded):
+        return shlex.join(["boggle-i18n", *recorded, *extra])
+    if name.endswith(".marisa") or not NAME_RE.fullmatch(name):
+        return shlex.join(["boggle-i18n", "build-lexicon", "RECIPE"])
+    if (data_dir("pipelines") / f"{name}.toml").is_file():
+        return shlex.join(["boggle-i18n", "build-lexicon", name, *extra])
+    return (
+        shlex.join(["boggle-i18n", "remove-lexicon", name, *extra])
+        + f", then build it again from its recipe with --as {name}"
+    )
+
+
+def build_hint(name: str, store: str | os.PathLike[str] | None) -> str:
+    """How to build a lexicon that is not built: its shipped recipe, else a recipe of the user's stored `--as` it."""
+    import shlex
+
+    from ..resources import data_dir
+
+    extra = ["--store", str(store)] if store else []
+    if NAME_RE.fullmatch(name) and (data_dir("pipelines") / f"{name}.toml").is_file():
+        return "run: " + shlex.join(["boggle-i18n", "build-lexicon", name, *extra])
+    return f"build it from a recipe with: boggle-i18n build-lexicon RECIPE --as {shlex.quote(name)}"
+
+
 @dataclass(frozen=True)
 class StoreEntry:
     """One `*.json` in the store: its manifest if usable, else the problem that stops it being used."""
@@ -225,19 +292,22 @@ def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
     if not root.is_dir():
         return out
     for path in sorted(root.glob("*.json")):
+        if path.name.startswith("."):
+            continue
         try:
-            manifest = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            out.append(StoreEntry(path.stem, path, None, f"unreadable ({exc.strerror or exc})"))
+            manifest, _, _ = read_checked(path, path.with_suffix(".marisa"))
+        except StoreProblem as exc:
+            out.append(StoreEntry(path.stem, path, None, _short_problem(str(exc), path)))
             continue
-        except ValueError:
-            out.append(StoreEntry(path.stem, path, None, "corrupt (not valid JSON)"))
-            continue
-        problem = manifest_problem(manifest)
-        if problem is None and not path.with_suffix(".marisa").is_file():
-            problem = "its trie file is missing"
-        out.append(StoreEntry(path.stem, path, manifest if problem is None else None, problem))
+        out.append(StoreEntry(path.stem, path, manifest, None))
     return out
+
+
+def _short_problem(message: str, manifest_path: Path) -> str:
+    """A problem as `lexicons` lists it, without the paths it already shows."""
+    trie_path = manifest_path.with_suffix(".marisa")
+    message = message.replace(f"manifest {manifest_path}: ", "").replace(f"manifest {manifest_path} is ", "")
+    return message.replace(f"trie file {trie_path} is", "its trie file is")
 
 
 def built_lexicons(store: str | os.PathLike[str] | None = None) -> dict[str, dict[str, Any]]:

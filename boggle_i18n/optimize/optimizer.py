@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board.board import Board
 from ..errors import BoggleI18nError
+from ..limits import check, clip, workers_for
 from ..solver.base import Rules
 from .parallel import Job, Outcome, run_processes, run_serial
 from .problem import make_problem
@@ -69,6 +70,38 @@ class OptimizeResult:
         }
 
 
+def check_request(
+    *,
+    strategy: str = "hill",
+    shape: tuple[int, int] = (4, 4),
+    seed: int = 0,
+    restarts: int | None = None,
+    iterations: int | None = None,
+    time_limit: float | None = None,
+    target: int | None = None,
+    workers: int = 1,
+    top: int = 10,
+    pool: int = 200,
+) -> int:
+    """Check every number and name a search is given (ranges in `limits`); return the worker count (0: one per core).
+
+    The CLI calls this before it loads a lexicon, `optimize` calls it again: one rule for both.
+    """
+    if strategy not in STRATEGIES:
+        raise BoggleI18nError(f"unknown strategy {clip(strategy, 40)!r} (known: {', '.join(STRATEGIES)})")
+    check("rows", shape[0], "--size rows")
+    check("cols", shape[1], "--size columns")
+    check("seed", seed)
+    for name, value in (("restarts", restarts), ("iterations", iterations), ("target", target)):
+        if value is not None:
+            check(name, value)
+    if time_limit is not None:
+        check("seconds", time_limit, "--time-limit")
+    check("top", top)
+    check("pool", pool)
+    return workers_for(workers)
+
+
 def optimize(
     lexicon: Lexicon,
     rules: Rules,
@@ -98,24 +131,22 @@ def optimize(
     seconds pass, a board reaches `target`, or Ctrl-C; on `workers` local
     processes, or on a Dask cluster at `cluster` (an address or a Client).
     """
-    if strategy not in STRATEGIES:
-        raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
+    workers = check_request(
+        strategy=strategy,
+        shape=shape,
+        seed=seed,
+        restarts=restarts,
+        iterations=iterations,
+        time_limit=time_limit,
+        target=target,
+        workers=workers,
+        top=top,
+        pool=(params or Params()).pool,
+    )
     if restarts is None and time_limit is None and target is None:
         raise BoggleI18nError("give a number of restarts, a time limit or a target score, or the search never ends")
-    if restarts is not None and restarts < 1:
-        raise BoggleI18nError("restarts must be at least 1")
-    if time_limit is not None and time_limit <= 0:
-        raise BoggleI18nError("the time limit must be a positive number of seconds")
-    if workers < 1:
-        raise BoggleI18nError("workers must be at least 1")
-    if top < 1:
-        raise BoggleI18nError("top must be at least 1")
-    if shape[0] * shape[1] < 1:
-        raise BoggleI18nError("a board needs at least one cell")
     params = params or Params()
     if iterations is not None:
-        if iterations < 1:
-            raise BoggleI18nError("iterations must be at least 1")
         params = Params(**{**params.__dict__, "iterations": iterations})
     problem = make_problem(lexicon, rules, shape, dice=dice, faces=faces, weights=weights, engine=engine)
     job = Job(problem, strategy, params, seed, restarts, time_limit, target, top)
@@ -173,7 +204,6 @@ def optimize(
             "trie_sha256": problem.manifest.get("trie_sha256"),
             "word_count": problem.manifest.get("word_count"),
             "rules": rules.to_dict(),
-            "size": f"{shape[0]}x{shape[1]}",
             "dice": dice,
             "faces": None if dice else list(problem.faces),
             "engine": engine,

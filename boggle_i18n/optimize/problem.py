@@ -191,4 +191,7 @@ def free_faces(lang: str | None, shape: tuple[int, int], lexicon: Lexicon) -> tu
         faces = sorted((ds or get_dice(language.dice[0])).faces - {""})
         if faces:
             return tuple(faces)
-    return tuple(lexicon_letters(lexicon))
+    letters = tuple(lexicon_letters(lexicon))
+    if language is not None:
+        language.check_faces(letters)  # a lexicon of another alphabet: refused, as a board with such a face is
+    return letters

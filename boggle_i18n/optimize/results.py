@@ -59,9 +59,14 @@ def _rules(run: dict[str, Any]) -> str:
     return f"{rules['scoring']['name']}, {rules['min_length']}+ letters{diag}"
 
 
+def _size(run: dict[str, Any]) -> str:
+    """`RxC` of a run: its `rows` and `cols` (result files before the one JSON vocabulary also had settings.size)."""
+    return str(run["settings"].get("size") or f"{run['rows']}x{run['cols']}")
+
+
 def _group_key(run: dict[str, Any]) -> tuple[str, str, str, str]:
     s = run["settings"]
-    return (s["lexicon"], s["size"], _space(run), _rules(run))
+    return (s["lexicon"], _size(run), _space(run), _rules(run))
 
 
 def _when(run: dict[str, Any]) -> str:
@@ -151,7 +156,7 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
     for r in sorted(runs, key=lambda r: r["_file"]):
         best = r["best"][0]["score"] if r["best"] else "-"
         out.append(
-            f"| {r['_file']} | {r['settings']['lexicon']} | {r['settings']['size']} | {_space(r)} | {r['strategy']} "
+            f"| {r['_file']} | {r['settings']['lexicon']} | {_size(r)} | {_space(r)} | {r['strategy']} "
             f"| {r.get('workers', 1)} | {r['seed']} | {r['seconds']:.1f} | {r['stopped']} | {best} | {_when(r)} |"
         )
     machines = {
@@ -174,7 +179,7 @@ def _published(known: list[dict[str, Any]], run: dict[str, Any]) -> str:
     for k in known:
         if (k.get("lexicon"), k.get("size"), k.get("dice")) != (
             settings["lexicon"],
-            settings["size"],
+            _size(run),
             settings.get("dice"),
         ):
             continue
@@ -183,7 +188,7 @@ def _published(known: list[dict[str, Any]], run: dict[str, Any]) -> str:
         if "scoring" in k and k["scoring"] != rules["scoring"]["name"]:
             continue
         same = ""
-        if run["best"] and _same_board(k["board"], run["best"][0]["board"], settings["size"]):
+        if run["best"] and _same_board(k["board"], run["best"][0]["board"], _size(run)):
             same = ", the same board up to symmetry"
         return f"{k['score']} `{k['board']}` ({k.get('source', '')}{same})"
     return "none known"

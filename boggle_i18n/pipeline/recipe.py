@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import RecipeError
+from ..limits import clip
 from ..resources import data_dir
 from .runner import check_stage
 
@@ -239,6 +240,6 @@ def load_recipe(name_or_path: str) -> Recipe:
         path = data_dir("pipelines") / f"{name_or_path}.toml"
         if not _NAME.match(name_or_path) or not path.is_file():
             known = ", ".join(recipe_names())
-            raise RecipeError(f"unknown lexicon recipe {name_or_path!r} (known: {known}; or give a .toml path)")
+            raise RecipeError(f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)")
     raw, chain = _merged(path)
     return _parse(raw, f"recipe {path}", path, chain)

@@ -5,16 +5,53 @@ from __future__ import annotations
 import inspect
 import itertools
 import operator
+import signal
+import threading
 import types
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, Union, get_args, get_origin, get_type_hints
 
 from ..errors import RecipeError
+from ..limits import clip
 from .stages import STAGES, StageContext, StageFn, read_list
 
 EXAMPLES = 3
 CHUNK = 4096  # entries per batch through the stages
+# A regex stage may spend this much CPU time on one chunk (a normal chunk takes a few milliseconds):
+# a recipe's pattern that backtracks catastrophically (`^(a+)+$` against `aaaa...a!`) stops the build
+# with one error naming the stage and pattern, instead of hanging it.
+PATTERN_CPU_SECONDS = 2.0
+REGEX_STAGES = frozenset({"regex-keep", "regex-drop", "regex-replace"})
+
+
+class _PatternTimeout(Exception):
+    """Raised by the CPU timer inside a regex stage that ran over its budget."""
+
+
+@contextmanager
+def _cpu_limit(seconds: float) -> Iterator[None]:
+    """Raise `_PatternTimeout` if the block uses more than `seconds` of CPU time (main thread only).
+
+    Python's `re` checks for signals while it backtracks, so the timer's handler
+    interrupts even a pattern stuck on one entry; Ctrl-C does too. Off the main
+    thread (no signals there) the block runs without a limit.
+    """
+    if threading.current_thread() is not threading.main_thread() or not hasattr(signal, "setitimer"):
+        yield
+        return
+
+    def expire(signum: int, frame: Any) -> None:
+        raise _PatternTimeout
+
+    previous = signal.signal(signal.SIGVTALRM, expire)
+    signal.setitimer(signal.ITIMER_VIRTUAL, seconds)
+    try:
+        yield
+    finally:
+        signal.setitimer(signal.ITIMER_VIRTUAL, 0)
+        signal.signal(signal.SIGVTALRM, previous)
 
 
 @dataclass(frozen=True)
@@ -212,16 +249,35 @@ class StageRun:
         fns = self._fns
         if fns is None:
             raise RuntimeError("a StageRun streams once")
-        steps = list(zip(fns, self._tallies, strict=True))
+        steps = list(zip(fns, self._tallies, self.specs, range(1, len(fns) + 1), strict=True))
         for chunk in _chunks(entries, CHUNK):
-            for fn, tally in steps:
-                chunk = tally.apply(fn, chunk)
+            for fn, tally, (name, params), number in steps:
+                if name in REGEX_STAGES:
+                    chunk = self._limited(fn, tally, chunk, number, name, params)
+                else:
+                    chunk = tally.apply(fn, chunk)
                 if not chunk:
                     break
             yield from chunk
         self._saved = [tuple(fn.saved) if isinstance(fn, _Allowlisted) else None for fn in fns]
         self._fns = None  # let go of the stages' state (a dedupe table) before the trie is built
         del steps, fns
+
+    @staticmethod
+    def _limited(
+        fn: StageFn, tally: _Tally, chunk: list[str], number: int, name: str, params: dict[str, Any]
+    ) -> list[str]:
+        """A regex stage over one chunk, within its CPU budget (`PATTERN_CPU_SECONDS`)."""
+        try:
+            with _cpu_limit(PATTERN_CPU_SECONDS):
+                return tally.apply(fn, chunk)
+        except _PatternTimeout:
+            pattern = clip(str(params.get("pattern", "")), 60)
+            raise RecipeError(
+                f"stage {number} ({name}): pattern {pattern!r} took over {PATTERN_CPU_SECONDS:g} s of CPU on "
+                f"{len(chunk):,} entries (normally milliseconds): it backtracks catastrophically on some entry; "
+                "simplify it (no nested repeats such as (a+)+)"
+            ) from None
 
     def reports(self) -> list[StageReport]:
         """One report per stage (complete once `words` is exhausted)."""

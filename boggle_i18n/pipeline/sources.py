@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import BinaryIO
 
 from ..errors import SourceError
+from ..limits import clip
 from ..storage import cache_dir
 from .recipe import Recipe
 
@@ -96,7 +97,7 @@ def _check_encoding(encoding: str) -> None:
     try:
         codecs.lookup(encoding)
     except LookupError:
-        raise SourceError(f"unknown encoding {encoding!r}") from None
+        raise SourceError(f"unknown encoding {clip(encoding, 40)!r}") from None
     if "\n".encode(encoding) != b"\n" or "a".encode(encoding) != b"a":
         raise SourceError(f"encoding {encoding!r} is not ASCII-compatible; convert the list to UTF-8 first")
 

@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoggleI18nError
+from ..limits import check, clip
 from ..scoring import Scoring, get_scoring
 
 
@@ -25,8 +26,7 @@ class Rules:
     diagonals: bool = True
 
     def __post_init__(self) -> None:
-        if self.min_length < 1:
-            raise BoggleI18nError(f"minimum word length must be at least 1, not {self.min_length}")
+        check("min_length", self.min_length)
 
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
@@ -140,5 +140,5 @@ def get_solver(name: str = "reference") -> Solver:
     try:
         factory = _SOLVERS[name]
     except KeyError:
-        raise BoggleI18nError(f"unknown engine {name!r} (known: {', '.join(solvers())})") from None
+        raise BoggleI18nError(f"unknown engine {clip(name, 40)!r} (known: {', '.join(solvers())})") from None
     return factory()

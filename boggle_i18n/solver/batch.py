@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import json
 import math
-import os
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
@@ -23,6 +22,7 @@ from typing import Any, BinaryIO
 from ..board.board import Board
 from ..board.notation import parse_board
 from ..errors import BoggleI18nError, EngineError
+from ..limits import MAX_LINE, workers_for
 from .base import get_solver
 from .scorer import Scorer, prepare_scorer
 
@@ -117,6 +117,7 @@ class LineScorer:
             except KeyError:
                 pass
         board = parse_board(text, self._shorthands, self.settings.size)
+        self.selection.language.check_faces(board.faces)
         scorer = self.scorer(board.size)
         return board.size, [scorer.codec.index(f) for f in board.faces]
 
@@ -222,12 +223,20 @@ class LineScorer:
                 f"board input is not UTF-8 text (line {where}: byte {data[exc.start]:#04x})"
             ) from None
         lines = text.split("\n")
-        chunk = []
+        chunk: list[tuple[int, str]] = []
+        too_long: dict[int, str] = {}
         for number, raw in enumerate(lines, first_line):
-            line = raw.strip()
-            if line and not line.startswith("#"):
+            # A BOM starting any line (files joined with cat) is not part of the board; a tab is white space.
+            line = raw.strip().lstrip("\ufeff").strip().replace("\t", " ")
+            if line.startswith("\x00"):
+                too_long[len(chunk)] = (
+                    f"line is {int(line[1:]):,} bytes, over the maximum {MAX_LINE:,} (a 64x64 board is far shorter)"
+                )
+                chunk.append((number, f"<line of {int(line[1:]):,} bytes>"))
+            elif line and not line.startswith("#"):
                 chunk.append((number, line))
         result = self.score_chunk(chunk)
+        result.errors.update(too_long)
         return format_block(result, json_lines)
 
     def _plain_block(self, data: bytes) -> BlockResult | None:
@@ -325,20 +334,36 @@ def format_block(result: ChunkResult, json_lines: bool) -> BlockResult:
     return BlockResult("".join(parts), boards, total, errors, first_error_at, result.notes)
 
 
-def read_blocks(stream: BinaryIO, size: int = BLOCK) -> Iterator[tuple[int, bytes]]:
+TOO_LONG = b"\x00"  # a line over MAX_LINE bytes is replaced by this byte and its length: `\x00123456`
+
+
+def read_blocks(stream: BinaryIO, size: int = BLOCK, max_line: int = MAX_LINE) -> Iterator[tuple[int, bytes]]:
     """(first line number, whole lines as bytes) blocks of about `size` bytes; a leading UTF-8 BOM dropped.
 
     Only newlines are counted here (in C), so the reading process stays nearly idle
     while workers parse; `read1` returns what a pipe has, so output keeps flowing.
+    A line longer than `max_line` bytes is never held: it is skipped as it streams
+    by and stands in its block as `TOO_LONG` + its length, which `score_block`
+    reports as that line's error. Memory stays flat however long a line is.
     """
     read = getattr(stream, "read1", stream.read)
     line = 1
     rest = b""
     first = True
+    skipped = -1  # bytes of an overlong line skipped so far; -1: not skipping
     while True:
         data = read(size)
         if not data:
             break
+        if skipped >= 0:
+            end = data.find(b"\n")
+            if end < 0:
+                skipped += len(data)
+                continue
+            yield line, TOO_LONG + str(skipped + end).encode() + b"\n"
+            line += 1
+            skipped = -1
+            data = data[end + 1 :]
         data = rest + data
         if first and len(data) >= 3:
             data = data.removeprefix(b"\xef\xbb\xbf")
@@ -346,14 +371,26 @@ def read_blocks(stream: BinaryIO, size: int = BLOCK) -> Iterator[tuple[int, byte
         cut = data.rfind(b"\n")
         if cut < 0:
             rest = data
-            continue
-        block, rest = data[: cut + 1], data[cut + 1 :]
-        yield line, block
-        line += block.count(b"\n")
-    if rest:
+        else:
+            block, rest = data[: cut + 1], data[cut + 1 :]
+            yield line, _cut_long_lines(block, max_line)
+            line += block.count(b"\n")
+        if len(rest) > max_line:  # no newline in sight: skip the rest of this line as it comes
+            skipped, rest = len(rest), b""
+    if skipped >= 0:
+        yield line, TOO_LONG + str(skipped).encode() + b"\n"
+    elif rest:
         if first:
             rest = rest.removeprefix(b"\xef\xbb\xbf")
-        yield line, rest + b"\n"
+        yield line, _cut_long_lines(rest + b"\n", max_line)
+
+
+def _cut_long_lines(block: bytes, max_line: int) -> bytes:
+    """`block` with each line over `max_line` bytes replaced by its `TOO_LONG` marker (rare: checked in C first)."""
+    if len(block) <= max_line + 1 or max(map(len, block.split(b"\n"))) <= max_line:
+        return block
+    lines = block.split(b"\n")
+    return b"\n".join(TOO_LONG + str(len(x)).encode() if len(x) > max_line else x for x in lines)
 
 
 _WORKER: LineScorer | None = None
@@ -383,8 +420,7 @@ def score_stream(
     is forked, pickled or copied, and a worker costs only its own stamp array.
     Engines that hold the GIL (reference) get forked processes instead.
     """
-    if workers < 1:
-        raise BoggleI18nError(f"--workers must be at least 1, not {workers}")
+    workers = workers_for(workers)
     local = LineScorer(settings, lexicon)
     jobs = ((line, data, json_lines) for line, data in blocks)
     if workers == 1:
@@ -455,7 +491,4 @@ def _score_processes(
 
 def default_workers() -> int:
     """One worker per available core."""
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - not Linux
-        return os.cpu_count() or 1
+    return workers_for(0)

@@ -23,8 +23,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ..errors import LexiconError
-from ..storage import atomic_write_bytes
+from ..errors import BoggleI18nError, LexiconError
+from ..storage import atomic_write_bytes, cache_dir
 
 if TYPE_CHECKING:
     import numpy as np
@@ -267,13 +267,28 @@ def _compile_lexicon(lexicon: Any, use_cache: bool) -> CompiledLexicon:
     if memo_key in _MEMO:
         return _MEMO[memo_key]
     key = str(lexicon.manifest.get("trie_sha256", ""))
-    mapped = from_file(path, key)
+    places = [path, user_cache_path(key)]
+    mapped = None
+    for place in places:
+        mapped = from_file(place, key)
+        if mapped is not None:
+            break
     if mapped is None:
         built = compile_words(list(lexicon.keys()))
-        try:
-            atomic_write_bytes(path, to_bytes(built, key))
-        except OSError:
-            pass  # a read-only store still solves; it just compiles again next time
-        mapped = from_file(path, key) or built  # mapped, so worker processes share its pages
+        data = to_bytes(built, key)
+        for place in places:  # the store beside the trie; a store we cannot write: this user's cache folder
+            try:
+                atomic_write_bytes(place, data)
+            except BoggleI18nError:
+                continue
+            mapped = from_file(place, key)  # mapped, so worker processes share its pages
+            if mapped is not None:
+                break
+        mapped = mapped or built  # nowhere to write: kept in memory for this process, same results
     _MEMO[memo_key] = mapped
     return mapped
+
+
+def user_cache_path(key: str) -> Path:
+    """Where a compiled trie goes when its store cannot be written (a shared or read-only store): per user."""
+    return cache_dir() / "compiled" / f"{key}.bgc"

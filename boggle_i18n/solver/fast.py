@@ -21,7 +21,8 @@ from typing import Any
 import numpy as np
 
 from ..board.board import Board, neighbours
-from ..errors import BoardError, BoggleI18nError, EngineError
+from ..errors import BoardError, BoggleI18nError, EngineError, LimitError
+from ..limits import INT64_MAX, LIMITS, MAX_WORDS, clip
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .codec import FaceCodec
 from .compiled import CompiledLexicon, compile_lexicon
@@ -63,11 +64,20 @@ def neighbour_arrays(rows: int, cols: int, diagonals: bool) -> tuple[np.ndarray,
     return nbr, count
 
 
-def points_table(rules: Rules, max_length: int) -> np.ndarray:
-    """Points by word length 0..max_length, zero below the minimum length."""
-    return np.array(
-        [rules.scoring.points(n) if n >= rules.min_length else 0 for n in range(max_length + 1)], dtype=np.int64
-    )
+def points_table(rules: Rules, max_length: int, word_count: int = MAX_WORDS) -> np.ndarray:
+    """Points by word length 0..max_length, zero below the minimum length.
+
+    The kernels sum int64 with no overflow check in the hot loop, so the bound is
+    checked here, once: each distinct word counts once a board, so a total is at
+    most max(points) x word_count, which must stay inside int64 (`limits`).
+    """
+    values = [rules.scoring.points(n) if n >= rules.min_length else 0 for n in range(max_length + 1)]
+    if values and (min(values) < 0 or max(values) * max(word_count, 1) > INT64_MAX):
+        raise LimitError(
+            f"scoring {clip(rules.scoring.name, 60)!r} could overflow a board total: points a word must be in "
+            f"{LIMITS['points'].describe()}"
+        )
+    return np.array(values, dtype=np.int64)
 
 
 class FastScorer(ScorerBase):
@@ -90,7 +100,7 @@ class FastScorer(ScorerBase):
         super().__init__(lexicon, rules, shape, FaceCodec(compiled.letters))
         self.compiled = compiled
         self._nbr, self._nbr_n = neighbour_arrays(rows, cols, rules.diagonals)
-        self._points = points_table(rules, compiled.max_length)
+        self._points = points_table(rules, compiled.max_length, compiled.word_count)
         self._stamp = np.zeros(compiled.nodes, dtype=np.int32)
         self._serial = 1
         self.engine = engine
