@@ -70,6 +70,10 @@ LIMITS: dict[str, Limit] = {
         Limit("seconds", 0.001, 10**7, "a time in seconds (optimize --time-limit, compare --optimize-time)", False),
         Limit("max_length", 1, MAX_WORD_LENGTH, "paths --max-length (cells)"),
         Limit("line_bytes", 1, 65_536, "one line of board input (score, solve --file), in bytes"),
+        Limit("threshold", 0, MAX_TOTAL, "prove --threshold (a board score)"),
+        Limit("buckets", 1, 16, "prove --buckets (face buckets per cell of a class)"),
+        Limit("open_cells", 0, MAX_SIDE * MAX_SIDE, "prove --open (cells that take every face in every class)"),
+        Limit("sample", 2, 1_000_000, "prove --estimate --sample (classes timed)"),
     )
 }
 

@@ -63,6 +63,11 @@ VARIANTS: dict[str, list[list[str]]] = {
     "dice": [["dice"]],
     "paths": [["paths", "--size", "3x3"], ["paths", "--size", "2x4", "--no-diagonals", "--max-length", "3"]],
     "build-lexicon": [["build-lexicon", "en", "--source", str(MINI_EN), "--as", "sample"]],
+    "prove": [
+        ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1"],
+        ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "100000", "--no-diagonals"],
+        ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--estimate", "--sample", "4"],
+    ],
 }
 BOARDS = "perslatgsineters\nabc\nstreaedlp\n"
 

@@ -97,6 +97,11 @@ PLACEHOLDERS = {
     "--as": "NAME",
     "--encoding": "CODEC",
     "--letters": "uniform|lexicon",
+    "--threshold": "N",
+    "--buckets": "N",
+    "--open": "N",
+    "--sample": "N",
+    "--checkpoint": "FILE",
 }
 
 

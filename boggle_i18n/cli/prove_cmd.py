@@ -12,6 +12,7 @@ import typer
 
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..limits import check, workers_for
 from ..selection import select
 from . import app
 from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
@@ -20,25 +21,30 @@ from .common import OutputOption, StoreOption, emit, handle_errors, load_or_buil
 @app.command("prove")
 @handle_errors
 def prove_cmd(
-    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, faces and rules."),
-    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
-    size: str = typer.Option("3x3", "--size", help="Board shape RxC."),
+    lang: str | None = typer.Option(
+        None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, faces and rules."
+    ),
+    lexicon_name: str | None = typer.Option(
+        None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
+    ),
+    size: str = typer.Option("3x3", "--size", metavar="RxC", help="Board shape."),
     no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", min=1, max=64, help="Shortest word that counts."),
-    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table."),
+    min_length: int | None = typer.Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
+    scoring: str | None = typer.Option(None, "--scoring", metavar="TABLE", help="Scoring preset or table."),
     threshold: int | None = typer.Option(
         None,
         "--threshold",
-        min=0,
-        max=2**40,
+        metavar="N",
         help="Report every board scoring at least this [default: the best of a short optimize run].",
     ),
-    buckets: int = typer.Option(4, "--buckets", min=1, max=16, help="Face buckets per cell in a class."),
+    buckets: int = typer.Option(4, "--buckets", metavar="N", help="Face buckets per cell in a class."),
     open_cells: int | None = typer.Option(
-        None, "--open", min=0, max=64, help="Cells (whole symmetry orbits) that take every face [default: corners]."
+        None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
     ),
-    workers: int = typer.Option(1, "--workers", "-w", min=1, max=1024, help="Local worker processes."),
-    cluster: str | None = typer.Option(None, "--cluster", help="Dask scheduler address: run the classes there."),
+    workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
+    cluster: str | None = typer.Option(
+        None, "--cluster", metavar="ADDRESS", help="Dask scheduler address: run the classes there."
+    ),
     checkpoint: Path | None = typer.Option(
         None, "--checkpoint", metavar="FILE", help="Record finished tasks here (resume with --resume)."
     ),
@@ -46,7 +52,7 @@ def prove_cmd(
     do_estimate: bool = typer.Option(
         False, "--estimate", help="Time a random sample of classes and project the whole proof's CPU time."
     ),
-    sample: int = typer.Option(200, "--sample", min=2, max=1_000_000, help="--estimate: classes to time."),
+    sample: int = typer.Option(200, "--sample", metavar="N", help="--estimate: classes to time."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
@@ -55,6 +61,16 @@ def prove_cmd(
     from ..optimize.problem import free_faces
     from ..prove.prover import estimate, found_threshold, proof_spec, prove
 
+    for name, value, option in (
+        ("threshold", threshold, "--threshold"),
+        ("buckets", buckets, "--buckets"),
+        ("open_cells", open_cells, "--open"),
+        ("sample", sample, "--sample"),
+        ("min_length", min_length, "--min-length"),
+    ):
+        if value is not None:
+            check(name, value, option)
+    workers = workers_for(workers)
     shape = parse_size(size)
     chosen = select(
         lang=lang,
@@ -83,6 +99,7 @@ def prove_cmd(
 
         identity, _, _ = read_checkpoint(checkpoint)
         threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
+        check("threshold", threshold, "the checkpoint's threshold")
     if threshold is None:
         note("finding a threshold: optimize for 10 s ...")
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
@@ -96,6 +113,9 @@ def prove_cmd(
             "threshold": threshold,
             "threshold_source": source,
             "estimate": est.to_dict(),
+            "rows": shape[0],
+            "cols": shape[1],
+            "lang": chosen.language.code,
             "settings": spec.identity(),
         }
         _finish(data, started, json_out, output, _render_estimate)
@@ -119,7 +139,9 @@ def prove_cmd(
     display.close()
     for message in result.notes:
         warn(message)
-    _finish(result.to_dict(), started, json_out, output, _render)
+    data = result.to_dict()
+    data["lang"] = chosen.language.code
+    _finish(data, started, json_out, output, _render)
 
 
 def _finish(data: dict[str, Any], started: float, json_out: bool, output: Path | None, render: Any) -> None:
@@ -138,7 +160,7 @@ def _render(data: dict[str, Any]) -> str:
         "proven" if data["complete"] else f"NOT complete ({data['tasks']['done']} of {data['tasks']['total']} tasks)"
     )
     lines = [
-        f"lexicon {s['lexicon']}; {s['size']}, {len(s['faces'])} faces; {rules['scoring']['name']}, "
+        f"lexicon {s['lexicon']}; {data['rows']}x{data['cols']}, {len(s['faces'])} faces; {rules['scoring']['name']}, "
         f"{rules['min_length']}+ letters{'' if rules.get('diagonals', True) else ', no diagonals'}",
         f"threshold {data['threshold']} ({data['threshold_source']})",
         f"{data['classes']:,} classes in {len(s['buckets'])} buckets, {data['tasks']['done']} of "
@@ -166,7 +188,8 @@ def _render_estimate(data: dict[str, Any]) -> str:
     counted = "counted" if e["classes_counted"] else "projected from the sample's draws"
     return "\n".join(
         [
-            f"lexicon {s['lexicon']}; {s['size']}; threshold {data['threshold']} ({data['threshold_source']})",
+            f"lexicon {s['lexicon']}; {s['rows']}x{s['cols']}; threshold {data['threshold']} "
+            f"({data['threshold_source']})",
             f"{e['classes_total']:,} canonical classes ({counted}); {e['sampled']} timed, "
             f"mean {e['mean_class_seconds'] * 1000:.2f} ms, slowest {e['slowest_class_seconds']:.2f} s",
             f"projected CPU time: {_duration(e['cpu_seconds'])} (95% interval {_duration(low)} to {_duration(high)})",

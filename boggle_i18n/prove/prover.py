@@ -34,7 +34,7 @@ if TYPE_CHECKING:
     from ..lexicon.store import Lexicon
 
 DEFAULT_BUCKETS = 4
-MAX_THRESHOLD = 2**40
+MAX_THRESHOLD = 2**62  # the library's own guard; the command holds thresholds to limits.py's range
 
 
 @dataclass
@@ -80,6 +80,8 @@ class ProofResult:
         best = self.boards[0] if self.boards and self.complete else None
         return {
             "kind": "proof",
+            "rows": self.spec.problem.rows,
+            "cols": self.spec.problem.cols,
             "complete": self.complete,
             "proven_best": None if best is None else {"board": best[0], "score": best[1], "n_words": best[2]},
             "boards": [{"board": b, "score": s, "n_words": n} for b, s, n in self.boards],

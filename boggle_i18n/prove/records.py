@@ -35,6 +35,11 @@ def load_proofs(folder: Path) -> list[dict[str, Any]]:
     return proofs
 
 
+def _size(data: dict[str, Any]) -> str:
+    """`RxC` of a result file: `rows` and `cols` (optimize files before the one vocabulary: settings.size)."""
+    return str(data["settings"].get("size") or f"{data['rows']}x{data['cols']}")
+
+
 def _rules(settings: dict[str, Any]) -> str:
     rules = settings["rules"]
     diag = "" if rules.get("diagonals", True) else ", no diagonals"
@@ -48,7 +53,7 @@ def _best_found(runs: list[dict[str, Any]], proof: dict[str, Any]) -> str:
         r
         for r in runs
         if r["settings"].get("lexicon") == s["lexicon"]
-        and r["settings"].get("size") == s["size"]
+        and _size(r) == _size(proof)
         and not r["settings"].get("dice")
         and r["settings"].get("rules") == s["rules"]
         and r["best"]
@@ -75,7 +80,7 @@ def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]]) -> s
         "| classes | CPU time | command |",
         "| --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | --- |",
     ]
-    for p in sorted(proofs, key=lambda p: (p["settings"]["size"], p["settings"]["lexicon"], p["_file"])):
+    for p in sorted(proofs, key=lambda p: (_size(p), p["settings"]["lexicon"], p["_file"])):
         s = p["settings"]
         best = p["proven_best"]
         if not p["complete"]:
@@ -85,7 +90,7 @@ def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]]) -> s
         else:
             score, words, board = f"**{best['score']}** proven", str(best["n_words"]), f"`{best['board']}`"
         out.append(
-            f"| {s['lexicon']} | {s['size']} | {_rules(s)} | {score} | {words} | {board} | "
+            f"| {s['lexicon']} | {_size(p)} | {_rules(s)} | {score} | {words} | {board} | "
             f"{len(p['boards'])} at >= {p['threshold']} | {_best_found(runs, p)} | {p['classes']:,} "
             f"| {p['cpu_seconds']:,.0f} s | `{p['command']}` |"
         )

@@ -32,7 +32,8 @@ class ProofSpec:
         return {
             "lexicon": p.lexicon_name,
             "trie_sha256": p.manifest.get("trie_sha256"),
-            "size": f"{p.rows}x{p.cols}",
+            "rows": p.rows,
+            "cols": p.cols,
             "rules": p.rules.to_dict(),
             "faces": list(p.faces),
             "buckets": self.partition.to_list(),
