@@ -89,6 +89,7 @@ def optimize(
     engine: str = "fast",
     params: Params | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> OptimizeResult:
     """Search boards of `shape` for the highest score under `rules`.
 
@@ -97,6 +98,8 @@ def optimize(
     `strategy` (hill, anneal, pool) until `restarts` are done, `time_limit`
     seconds pass, a board reaches `target`, or Ctrl-C; on `workers` local
     processes, or on a Dask cluster at `cluster` (an address or a Client).
+    `stop` (serial runs only) is asked between batches; once true the search ends
+    with the boards found so far, as Ctrl-C does (the web app's stop button).
     """
     if strategy not in STRATEGIES:
         raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
@@ -108,6 +111,8 @@ def optimize(
         raise BoggleI18nError("the time limit must be a positive number of seconds")
     if workers < 1:
         raise BoggleI18nError("workers must be at least 1")
+    if stop is not None and (workers > 1 or cluster is not None):
+        raise BoggleI18nError("a stop callback works on serial runs only (workers=1, no cluster)")
     if top < 1:
         raise BoggleI18nError("top must be at least 1")
     if shape[0] * shape[1] < 1:
@@ -130,12 +135,12 @@ def optimize(
         outcome = run_processes(job, workers, on_progress)
     else:
         problem.prepare(lexicon)
-        outcome = run_serial(job, on_progress)
+        outcome = run_serial(job, on_progress, stop)
     seconds = time.monotonic() - started
     reports = outcome.reports
     best = merge_top(reports, top)
     reached = target is not None and any(r.reached for r in reports)
-    if outcome.interrupted:
+    if outcome.interrupted or (stop is not None and stop()):
         stopped = "interrupted"
     elif reached:
         stopped = "target"
