@@ -41,7 +41,9 @@ def serve_cmd(
     from ..web import create_app
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
-    sock = socket.socket(family, socket.SOCK_STREAM)
+    # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
+    # response waits about 40 ms for a delayed ACK between its header and body writes).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     try:
         sock.bind((host, port))
