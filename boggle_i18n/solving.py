@@ -50,6 +50,32 @@ def choose_board(
     return chosen.for_size(board.size), board
 
 
+def search_selection(
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    dice: str | None = None,
+    size: tuple[int, int] | None = None,
+    min_length: int | None = None,
+    scoring: str | None = None,
+    diagonals: bool = True,
+    store: str | os.PathLike[str] | None = None,
+) -> Selection:
+    """What `optimize` searches (the command and the web page's Search): the size asked, else the dice set's,
+    else 4x4, with the rules of that size."""
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon,
+        dice=dice,
+        size=size,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=diagonals,
+        store=store,
+    )
+    return chosen.for_size(chosen.size or (4, 4))
+
+
 def with_lexicon_info(result: SolveResult, lexicon: Lexicon) -> SolveResult:
     """The result carrying its lexicon's identity (manifest and trie checksums, word count), as `solve --json` shows."""
     if not lexicon.manifest_sha256:

@@ -334,3 +334,35 @@ def test_docs_list_every_route() -> None:
     doc = (REPO / "docs" / "web.md").read_text(encoding="utf-8")
     for route in ROUTES:
         assert f"`{route}`" in doc, route
+
+
+def test_serve_says_where_it_listens_and_stops_on_ctrl_c(web_store: Path, tmp_path: Path) -> None:
+    from web_support import Server
+
+    server = Server(web_store, tmp_path)
+    code, err = server.stop()
+    assert code == 0 and f"serving http://127.0.0.1:{server.port}/" in err and "stopped" in err
+    assert "Traceback" not in err
+
+
+def test_serve_bad_input_is_one_error_line() -> None:
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        cases = [
+            (["--port", str(port)], 1, f"cannot listen on 127.0.0.1:{port}"),
+            (["--port", "70000"], 2, "--port"),
+            (["--host", "no-such-host.invalid", "--port", "0"], 1, "cannot listen on no-such-host.invalid"),
+        ]
+        for args, code, says in cases:
+            run = subprocess.run(
+                [sys.executable, "-m", "boggle_i18n", "serve", *args], capture_output=True, text=True, timeout=60
+            )
+            lines = run.stderr.strip().splitlines()
+            assert run.returncode == code and len(lines) == 1 and lines[0].startswith("Error: "), run.stderr
+            assert says in lines[0]

@@ -13,8 +13,8 @@ import typer
 from ..api import new_seed
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
-from ..selection import select
 from ..solver.base import get_solver
+from ..solving import search_selection
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
 
@@ -57,7 +57,7 @@ def optimize_cmd(
     if strategy not in STRATEGIES:
         raise BoggleI18nError(f"unknown strategy {strategy!r} (known: {', '.join(STRATEGIES)})")
     get_solver(engine)  # an unknown engine is a usage error, before any work
-    chosen = select(
+    chosen = search_selection(
         lang=lang,
         lexicon=lexicon_name,
         dice=dice,
@@ -68,7 +68,6 @@ def optimize_cmd(
         store=store,
     )
     shape = chosen.size or (4, 4)
-    chosen = chosen.for_size(shape)
     name = chosen.require_lexicon()
     lang = chosen.language.code
     rules = chosen.rules

@@ -165,33 +165,38 @@ function sortedWords(words) {
   return list;
 }
 
-function wordItem(w, boardEl, svgEl) {
-  const li = document.createElement("li");
-  li.tabIndex = 0;
-  li.dataset.word = w.word;
-  li.dataset.path = w.path.map(([r, c]) => `${r},${c}`).join(" ");
-  li.innerHTML = `<span class="w"></span> <span class="pts">${w.points}</span>`;
-  li.querySelector(".w").textContent = w.word;
-  const show = () => {
-    boardEl.parentElement.querySelectorAll(".words li.sel").forEach((x) => x.classList.remove("sel"));
-    Board.draw(boardEl, svgEl, w.path);
+const escapeHtml = (s) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
+
+// A word list: one HTML string (a thousand words lay out in milliseconds), one set of listeners on the list.
+// Hovering, focusing (Tab) or tapping a word draws its path on `boardEl`.
+function bindList(ol, boardEl, svgEl) {
+  ol.words = [];
+  const show = (e) => {
+    const li = e.target.closest("li");
+    if (!li || !ol.contains(li)) return;
+    Board.draw(boardEl, svgEl, ol.words[+li.dataset.i].path);
+    if (e.type === "click") {
+      ol.querySelectorAll("li.sel").forEach((x) => x.classList.remove("sel"));
+      li.classList.add("sel");
+    }
   };
-  li.addEventListener("mouseenter", show);
-  li.addEventListener("focus", show);
-  li.addEventListener("click", () => { show(); li.classList.add("sel"); });
-  return li;
+  ol.addEventListener("mouseover", show);
+  ol.addEventListener("focusin", show);
+  ol.addEventListener("click", show);
+}
+
+function fillList(ol, words) {
+  ol.words = words;
+  ol.innerHTML = words.map((w, i) =>
+    `<li tabindex="0" data-i="${i}" data-word="${escapeHtml(w.word)}" data-path="${w.path.map(([r, c]) => `${r},${c}`).join(" ")}">` +
+    `<span class="w">${escapeHtml(w.word)}</span> <span class="pts">${w.points}</span></li>`).join("");
 }
 
 function showWords() {
   const s = state.solved;
   if (!s) return;
   const filter = $("filter").value.trim().toLowerCase();
-  const ol = $("words");
-  ol.textContent = "";
-  for (const w of sortedWords(s.words)) {
-    if (filter && !w.word.includes(filter)) continue;
-    ol.appendChild(wordItem(w, $("solve-board"), $("solve-path")));
-  }
+  fillList($("words"), sortedWords(s.words).filter((w) => !filter || w.word.includes(filter)));
 }
 
 // ------------------------------------------------------------------ play view
@@ -203,8 +208,8 @@ async function startGame() {
   const words = new Map(state.solved.words.map((w) => [w.word, w]));
   if (state.game && state.game.timer) clearInterval(state.game.timer);
   state.game = { words, found: new Map(), score: 0, ends: Date.now() + minutes * 60000, timer: null, over: false };
-  $("play-found").textContent = "";
-  $("play-missed").textContent = "";
+  fillList($("play-found"), []);
+  fillList($("play-missed"), []);
   $("play-summary").hidden = true;
   $("play-feedback").textContent = "";
   $("play-input").disabled = false;
@@ -249,8 +254,7 @@ async function guess(raw) {
   if (hit) {
     g.found.set(word, hit);
     g.score += hit.points;
-    const li = wordItem(hit, $("play-board"), $("play-path"));
-    $("play-found").prepend(li);
+    fillList($("play-found"), [hit, ...$("play-found").words]);
     Board.draw($("play-board"), $("play-path"), hit.path);
     showPlayScore();
     return feedback(`${word}: found, +${hit.points}`, "found");
@@ -274,9 +278,7 @@ function endGame() {
   $("play-end").disabled = true;
   const s = state.solved;
   feedback(`Time! ${g.score} of ${s.score} points (${g.found.size} of ${s.n_words} words)`, "over");
-  const ol = $("play-missed");
-  ol.textContent = "";
-  for (const w of sortedWords(s.words)) if (!g.found.has(w.word)) ol.appendChild(wordItem(w, $("play-board"), $("play-path")));
+  fillList($("play-missed"), sortedWords(s.words).filter((w) => !g.found.has(w.word)));
   $("play-summary").hidden = false;
   $("play-start").focus();
 }
@@ -440,11 +442,18 @@ function guard(fn) {
 }
 
 async function main() {
+  const url = new URLSearchParams(location.search);
+  // A shared link's board is solved while the language list loads: the two requests run side by side.
+  const keys = ["board", "lang", "lexicon", "size", "min_length", "scoring", "diagonals"];
+  const shared = url.get("board") ? api("/api/solve?" + query(Object.fromEntries(keys.map((k) => [k, url.get(k)])))) : null;
+  if (shared) shared.catch(() => {}); // reported below, once the page is set up
   const data = await api("/api/languages");
   state.languages = data.languages;
   state.scoring = data.scoring;
   fillLanguages();
-  const url = new URLSearchParams(location.search);
+  bindList($("words"), $("solve-board"), $("solve-path"));
+  bindList($("play-found"), $("play-board"), $("play-path"));
+  bindList($("play-missed"), $("play-board"), $("play-path"));
   const lang = url.get("lang") || "en";
   $("lang").value = state.languages.some((l) => l.code === lang) ? lang : "en";
   fillLexicons(url.get("lexicon"));
@@ -477,9 +486,10 @@ async function main() {
   $("compare-form").addEventListener("submit", guard(startCompare));
   $("search-form").addEventListener("submit", guard(startSearch));
   showView(["solve", "play", "word", "compare", "search", "records"].includes(url.get("view")) ? url.get("view") : "solve");
-  if (url.get("board")) {
+  if (shared) {
     $("board-text").value = url.get("board");
-    await solve();
+    state.solved = await shared;
+    showSolved();
   }
   document.body.dataset.ready = "true";
 }
