@@ -366,3 +366,43 @@ def test_serve_bad_input_is_one_error_line() -> None:
             lines = run.stderr.strip().splitlines()
             assert run.returncode == code and len(lines) == 1 and lines[0].startswith("Error: "), run.stderr
             assert says in lines[0]
+
+
+def test_one_build_at_a_time_and_failed_loads_are_forgotten(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Three missing lexicons asked for at once build one after another; a failed load is retried, not kept."""
+    from boggle_i18n.errors import BoggleI18nError, LexiconError
+    from boggle_i18n.lexicon.store import Lexicon
+    from boggle_i18n.web import state
+
+    running, most = [0], [0]
+    lock = threading.Lock()
+
+    def fake_load(name, store, on_build=None, progress=None):  # type: ignore[no-untyped-def]
+        if name == "broken":
+            raise LexiconError("no source for broken")
+        on_build(name)
+        with lock:
+            running[0] += 1
+            most[0] = max(most[0], running[0])
+        time.sleep(0.2)
+        with lock:
+            running[0] -= 1
+        return Lexicon.from_words(["abc"], name=name)
+
+    monkeypatch.setattr(state, "load_lexicon", fake_load)
+    lexicons = state.Lexicons(None)
+    results: list[str] = []
+    threads = [
+        threading.Thread(target=lambda n=n: results.append(lexicons.get(n, wait=10).name)) for n in ("a", "b", "c")
+    ]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(results) == ["a", "b", "c"] and most[0] == 1
+    lines = [line for s in lexicons.status().values() for line in s["lines"]]
+    assert any("waiting for another build" in line for line in lines)
+    for _ in range(2):
+        with pytest.raises(BoggleI18nError, match="no source for broken"):
+            lexicons.get("broken")
+    assert "broken" not in lexicons.status()

@@ -143,9 +143,17 @@ def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
 
 
 async def _json_body(request: Request) -> dict[str, Any]:
-    body = await request.body()
-    if len(body) > MAX_BODY:
+    try:
+        announced = int(request.headers.get("content-length") or 0)
+    except ValueError:
+        raise BadRequest("Content-Length is not a number") from None
+    if announced > MAX_BODY:
         raise BadRequest(f"request body over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():  # never more than MAX_BODY read, whatever the header said
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"request body over {MAX_BODY} bytes")
     try:
         data = json.loads(body or b"{}")
     except ValueError:

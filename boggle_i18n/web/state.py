@@ -54,12 +54,18 @@ class _Load:
 
 
 class Lexicons:
-    """Lexicons by name, each loaded (or built) once in a background thread and shared by every request."""
+    """Lexicons by name, each loaded (or built) once in a background thread and shared by every request.
+
+    One build runs at a time (a build takes a core and hundreds of MB for seconds);
+    loading a built lexicon never waits for one. A failed load is forgotten once
+    reported, so the next request tries again and names that fail do not pile up.
+    """
 
     def __init__(self, store: str | os.PathLike[str] | None) -> None:
         self.store = store
         self._loads: dict[str, _Load] = {}
         self._lock = threading.Lock()
+        self._build = threading.Lock()
 
     def get(self, name: str, wait: float = BUILD_WAIT) -> Lexicon:
         """The loaded lexicon; raises `Building` if it is still being built after `wait` s, or its build's error."""
@@ -71,6 +77,9 @@ class Lexicons:
         if not load.done.wait(wait):
             raise Building(name, list(load.lines))
         if load.error is not None:
+            with self._lock:
+                if self._loads.get(name) is load:
+                    del self._loads[name]
             raise BoggleI18nError(load.error)
         assert load.lexicon is not None
         return load.lexicon
@@ -78,6 +87,9 @@ class Lexicons:
     def _load(self, load: _Load) -> None:
         def on_build(name: str) -> None:
             load.building = True
+            if not self._build.acquire(blocking=False):
+                load.lines.append(f"lexicon {name} is not built yet: waiting for another build to finish")
+                self._build.acquire()
             load.lines.append(f"lexicon {name} is not built yet: building it")
 
         try:
@@ -91,6 +103,8 @@ class Lexicons:
         except Exception as exc:  # a bug: reported to the client as one line, never a traceback
             load.error = f"{type(exc).__name__}: {exc}"
         finally:
+            if load.building:
+                self._build.release()
             load.done.set()
 
     def status(self) -> dict[str, dict[str, Any]]:
