@@ -34,15 +34,12 @@ def web_store(tmp_path_factory: pytest.TempPathFactory, built_store: Path) -> Pa
 
 @pytest.fixture(scope="module")
 def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Two result files from the repository's results/ (one marked proven) and one folder to read them from."""
+    """Two en-enable2k 4x4 result files from the repository's results/."""
     folder = tmp_path_factory.mktemp("results")
     files = sorted((REPO / "results").glob("en-enable2k-4x4-free-*.json"))[:2]
-    assert files, "the repository's results/ holds en-enable2k 4x4 runs"
-    shutil.copy(files[0], folder / files[0].name)
-    data = json.loads(files[1].read_text(encoding="utf-8"))
-    data["proven"] = True
-    data["best"][0]["score"] += 1_000_000  # the folder's record is the proven one, whatever the runs found
-    (folder / files[1].name).write_text(json.dumps(data), encoding="utf-8")
+    assert len(files) == 2, "the repository's results/ holds en-enable2k 4x4 runs"
+    for path in files:
+        shutil.copy(path, folder / path.name)
     return folder
 
 
@@ -222,8 +219,9 @@ def test_a_missing_lexicon_answers_building_then_solves(tmp_path: Path) -> None:
 def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
     data = client.get("/api/records").json()
     records = data["records"]
+    runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(Path(data["folder"]).glob("*.json"))]
     assert len(records) == 1 and records[0]["lexicon"] == "en-enable2k" and records[0]["size"] == "4x4"
-    assert records[0]["proven"] is True and records[0]["score"] > 1_000_000
+    assert records[0]["score"] == max(r["best"][0]["score"] for r in runs) and records[0]["proven"] is False
     with TestClient(create_app(None, tmp_path / "none")) as c:
         assert c.get("/api/records").json() == {"folder": None, "records": []}
     (tmp_path / "bad").mkdir()
@@ -231,6 +229,26 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
     with TestClient(create_app(None, tmp_path / "bad")) as c:
         r = c.get("/api/records")
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
+
+
+def test_records_mark_a_complete_proof() -> None:
+    """A `prove` result file (kind "proof") gives the proven best, which wins a tie with a found board."""
+    from boggle_i18n.web.app import best_records
+
+    settings = {"lexicon": "en-enable2k", "size": "3x3", "rules": {"min_length": 3}}
+    found = {"best": [{"board": "ste/ard/elp", "score": 545, "n_words": 267}], "settings": settings}
+    proof = {
+        "kind": "proof",
+        "complete": True,
+        "settings": settings,
+        "boards": [],
+        "proven_best": {"board": "ste/ard/elp", "score": 545, "n_words": 267},
+    }
+    partial = {**proof, "complete": False, "proven_best": None}
+    (record,) = best_records([found, proof, partial])
+    assert record["proven"] is True and record["score"] == 545
+    (record,) = best_records([found, partial])
+    assert record["proven"] is False
 
 
 def _wait(client: TestClient, job: str, timeout: float = 60) -> dict:

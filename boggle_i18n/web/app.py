@@ -296,31 +296,7 @@ class WebApp:
         if self.results is None or not self.results.is_dir():
             return {"folder": None, "records": []}
         runs, _known = load_results(self.results)
-        best: dict[tuple[str, str, str], dict[str, Any]] = {}
-        for run in runs:
-            settings = run.get("settings", {})
-            if not run.get("best"):
-                continue
-            top = run["best"][0]
-            key = (str(settings.get("lexicon")), str(settings.get("size")), str(settings.get("dice") or ""))
-            record = {
-                "lang": run.get("lang"),
-                "lexicon": settings.get("lexicon"),
-                "size": settings.get("size"),
-                "dice": settings.get("dice"),
-                "rules": settings.get("rules"),
-                "board": top["board"],
-                "score": top["score"],
-                "n_words": top.get("n_words"),
-                "proven": bool(run.get("proven")),
-                "command": run.get("command"),
-                "file": run.get("_file"),
-            }
-            held = best.get(key)
-            if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):
-                best[key] = record
-        records = sorted(best.values(), key=lambda r: (str(r["lang"]), str(r["lexicon"]), str(r["size"]), -r["score"]))
-        return {"folder": str(self.results), "records": records}
+        return {"folder": str(self.results), "records": best_records(runs)}
 
     # -- long jobs
 
@@ -416,6 +392,38 @@ class WebApp:
             return {**result.to_dict(), "lang": code}
 
         return self.jobs.start("optimize", params, work)
+
+
+def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The best board per lexicon, size and dice set over result files: `optimize` runs (best found) and
+    `prove` runs (`"kind": "proof"`; a complete one's `proven_best` is marked proven and wins a tie)."""
+    best: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for run in runs:
+        settings = run.get("settings") or {}
+        proof = run.get("kind") == "proof"
+        top = run.get("proven_best") if proof and run.get("complete") else None
+        if top is None and run.get("best"):
+            top = run["best"][0]
+        if not isinstance(top, Mapping) or "board" not in top or "score" not in top:
+            continue
+        key = (str(settings.get("lexicon")), str(settings.get("size")), str(settings.get("dice") or ""))
+        record = {
+            "lang": run.get("lang"),
+            "lexicon": settings.get("lexicon"),
+            "size": settings.get("size"),
+            "dice": settings.get("dice"),
+            "rules": settings.get("rules"),
+            "board": top["board"],
+            "score": top["score"],
+            "n_words": top.get("n_words"),
+            "proven": bool(proof and run.get("proven_best")),
+            "command": run.get("command"),
+            "file": run.get("_file"),
+        }
+        held = best.get(key)
+        if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):
+            best[key] = record
+    return sorted(best.values(), key=lambda r: (str(r["lang"]), str(r["lexicon"]), str(r["size"]), -r["score"]))
 
 
 def _store_state(store: str | os.PathLike[str] | None) -> tuple[tuple[str, int, int], ...]:
