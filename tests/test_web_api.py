@@ -424,3 +424,25 @@ def test_one_build_at_a_time_and_failed_loads_are_forgotten(monkeypatch: pytest.
         with pytest.raises(BoggleI18nError, match="no source for broken"):
             lexicons.get("broken")
     assert "broken" not in lexicons.status()
+
+
+def test_ctrl_c_with_a_job_streaming_stops_cleanly(web_store: Path, tmp_path: Path) -> None:
+    """Ctrl-C while a search runs and its page listens: the stream gets its end, the server exits 0 at once."""
+    import http.client
+
+    from web_support import Server
+
+    server = Server(web_store, tmp_path)
+    conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
+    conn.request("POST", "/api/optimize", body=json.dumps({"lexicon": "en-enable2k", "time_limit": 300}))
+    job = json.loads(conn.getresponse().read())["id"]
+    conn.request("GET", f"/api/jobs/{job}/events")
+    stream = conn.getresponse()
+    while b'"best"' not in stream.readline():
+        pass
+    started = time.monotonic()
+    code, err = server.stop()
+    rest = stream.read().decode()
+    assert code == 0 and "Traceback" not in err and "ERROR" not in err, err
+    assert time.monotonic() - started < 10
+    assert "event: end" in rest and '"state": "stopped"' in rest

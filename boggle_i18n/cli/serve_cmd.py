@@ -6,6 +6,7 @@ import socket
 import threading
 import webbrowser
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -56,13 +57,22 @@ def serve_cmd(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"
+    web_app = create_app(store, results.resolve())
     config = uvicorn.Config(
-        create_app(store, results.resolve()),
+        web_app,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=5,
     )
-    server = uvicorn.Server(config)
+
+    class Server(uvicorn.Server):
+        """Ctrl-C first stops the running jobs, so their event streams end and every connection closes at once."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            web_app.state.web.jobs.stop_all()
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
     note(f"boggle-i18n serving {url} (Ctrl-C stops)")
     if open_page:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()

@@ -537,6 +537,10 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
                     if job.state != "running":
                         yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
                         return
+                    if web.jobs.closing.is_set() and job.thread is not None:
+                        await asyncio.to_thread(job.thread.join, 2.0)  # stopped with the server: its last word
+                        yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
+                        return
                     if await request.is_disconnected():
                         return
                     await asyncio.sleep(0.2)

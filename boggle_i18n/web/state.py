@@ -182,11 +182,14 @@ class Jobs:
 
     def __init__(self, limit: int = MAX_JOBS) -> None:
         self.limit = limit
+        self.closing = threading.Event()  # set once the server is stopping: no new jobs, streams end
         self._jobs: dict[str, Job] = {}
         self._lock = threading.Lock()
 
     def start(self, kind: str, params: dict[str, Any], work: Callable[[Job], Any]) -> Job:
         """Run `work(job)` in a thread; its return value is the job's result."""
+        if self.closing.is_set():
+            raise Busy("the server is stopping")
         with self._lock:
             self._forget_old()
             running = [j for j in self._jobs.values() if j.state == "running"]
@@ -224,12 +227,19 @@ class Jobs:
         for key in [k for k, j in self._jobs.items() if j.ended is not None and now - j.ended > JOB_KEEP]:
             del self._jobs[key]
 
-    def shutdown(self, wait: float = 5.0) -> None:
-        """Stop every job and wait for their threads (the server is stopping)."""
+    def stop_all(self) -> None:
+        """Ask every job to stop (Ctrl-C): their event streams then end, so the server's connections close."""
+        self.closing.set()
         with self._lock:
             jobs = list(self._jobs.values())
         for job in jobs:
             job.stop.set()
+
+    def shutdown(self, wait: float = 5.0) -> None:
+        """Stop every job and wait for their threads (the server is stopping)."""
+        self.stop_all()
+        with self._lock:
+            jobs = list(self._jobs.values())
         end = time.monotonic() + wait
         for job in jobs:
             if job.thread is not None:
