@@ -1,4 +1,4 @@
-"""Build steps pyproject.toml cannot declare: the fast engine's C kernel and the shipped data folders.
+"""Build steps pyproject.toml cannot declare: the C modules (fast engine, prover) and the shipped data folders.
 
 The C kernel (boggle_i18n/solver/_kernel.c) is optional: where no C compiler is
 found the install still succeeds, and the fast engine runs its numba kernel
@@ -32,5 +32,12 @@ kernel = Extension(
     extra_compile_args=compile_args,
     optional=True,
 )
+# The prover's bound and branching (`prove`); optional like the kernel: without it `prove` says it was not built.
+bound = Extension(
+    "boggle_i18n.prove._bound",
+    sources=["boggle_i18n/prove/_bound.c"],
+    extra_compile_args=compile_args,
+    optional=True,
+)
 
-setup(ext_modules=[kernel], cmdclass={"build_py": BuildPyWithData})
+setup(ext_modules=[kernel, bound], cmdclass={"build_py": BuildPyWithData})

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# The C kernel under AddressSanitizer and UndefinedBehaviorSanitizer: build an instrumented
-# _kernel into a copy of the source tree and run every test that drives it there.
+# The C modules under AddressSanitizer and UndefinedBehaviorSanitizer: build instrumented
+# _kernel (fast engine) and _bound (prover) into a copy of the source tree and run every test
+# that drives them there.
 #   bash tools/kernel_sanitizers.sh        (from the repository, in its venv; needs gcc and ../shared)
 # A bad read or write, an overflow or a misaligned access stops the run with a report.
 set -euo pipefail
@@ -12,10 +13,13 @@ mkdir -p "$WORK/repo" && (cd "$REPO" && git ls-files -z | xargs -0 cp --parents 
 ln -s "$(cd "$REPO/.." && pwd)/shared" "$WORK/shared"
 INCLUDE="$(python -c 'import sysconfig; print(sysconfig.get_paths()["include"])')"
 SUFFIX="$(python -c 'import sysconfig; print(sysconfig.get_config_var("EXT_SUFFIX"))')"
-gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -std=c11 \
-  -fPIC -shared -I"$INCLUDE" "$WORK/repo/boggle_i18n/solver/_kernel.c" -o "$WORK/repo/boggle_i18n/solver/_kernel$SUFFIX"
+for module in solver/_kernel prove/_bound; do
+  gcc -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer -std=c11 \
+    -fPIC -shared -I"$INCLUDE" "$WORK/repo/boggle_i18n/$module.c" -o "$WORK/repo/boggle_i18n/$module$SUFFIX"
+done
 cd "$WORK/repo"
 export LD_PRELOAD="$(gcc -print-file-name=libasan.so) $(gcc -print-file-name=libubsan.so)"
 export ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 PYTHONPATH="$WORK/repo"
 python -c "import boggle_i18n.solver._kernel as k; assert k.__file__.startswith('$WORK'), k.__file__"  # this build
-python -m pytest -q -p no:cacheprovider tests/test_kernels.py tests/test_engines.py tests/test_solver.py tests/test_score_cmd.py
+python -c "import boggle_i18n.prove._bound as b; assert b.__file__.startswith('$WORK'), b.__file__"
+python -m pytest -q -p no:cacheprovider tests/test_kernels.py tests/test_engines.py tests/test_solver.py tests/test_score_cmd.py tests/test_prove.py

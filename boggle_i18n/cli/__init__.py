@@ -40,6 +40,7 @@ from . import (  # noqa: E402,F401
     lexicon_cmds,
     optimize_cmd,
     paths_cmd,
+    prove_cmd,
     random_cmd,
     results_cmd,
     score_cmd,

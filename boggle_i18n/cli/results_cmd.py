@@ -18,8 +18,9 @@ def results_cmd(
         None, "--output", "-o", help="Write the page here (atomically), e.g. docs/results.md [default: stdout]."
     ),
 ) -> None:
-    """Render the best boards found, per lexicon, size and dice, from result files."""
+    """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, from result files."""
     from ..optimize.results import load_results, render_results
+    from ..prove.records import load_proofs, render_proofs
 
     runs, known = load_results(folder)
-    emit(render_results(runs, known), output)
+    emit(render_results(runs, known) + render_proofs(load_proofs(folder), runs), output)

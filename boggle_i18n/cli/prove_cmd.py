@@ -1,0 +1,214 @@
+"""`prove`: the best boards, proven by branch and bound (the library decides; this parses and prints)."""
+
+from __future__ import annotations
+
+import shlex
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..board.notation import parse_size
+from ..errors import BoggleI18nError
+from ..selection import select
+from . import app
+from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+
+
+@app.command("prove")
+@handle_errors
+def prove_cmd(
+    lang: str | None = typer.Option(None, "--lang", "-l", help="Language: its lexicon, faces and rules."),
+    lexicon_name: str | None = typer.Option(None, "--lexicon", help="Lexicon to use instead of the language's."),
+    size: str = typer.Option("3x3", "--size", help="Board shape RxC."),
+    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = typer.Option(None, "--min-length", min=1, max=64, help="Shortest word that counts."),
+    scoring: str | None = typer.Option(None, "--scoring", help="Scoring preset or table."),
+    threshold: int | None = typer.Option(
+        None,
+        "--threshold",
+        min=0,
+        max=2**40,
+        help="Report every board scoring at least this [default: the best of a short optimize run].",
+    ),
+    buckets: int = typer.Option(4, "--buckets", min=1, max=16, help="Face buckets per cell in a class."),
+    open_cells: int | None = typer.Option(
+        None, "--open", min=0, max=64, help="Cells (whole symmetry orbits) that take every face [default: corners]."
+    ),
+    workers: int = typer.Option(1, "--workers", "-w", min=1, max=1024, help="Local worker processes."),
+    cluster: str | None = typer.Option(None, "--cluster", help="Dask scheduler address: run the classes there."),
+    checkpoint: Path | None = typer.Option(
+        None, "--checkpoint", metavar="FILE", help="Record finished tasks here (resume with --resume)."
+    ),
+    resume: bool = typer.Option(False, "--resume", help="Continue the proof in --checkpoint FILE."),
+    do_estimate: bool = typer.Option(
+        False, "--estimate", help="Time a random sample of classes and project the whole proof's CPU time."
+    ),
+    sample: int = typer.Option(200, "--sample", min=2, max=1_000_000, help="--estimate: classes to time."),
+    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    output: Path | None = OutputOption,
+    store: Path | None = StoreOption,
+) -> None:
+    """Prove the best boards by exhaustive branch and bound: every board scoring at least the threshold."""
+    from ..optimize.problem import free_faces
+    from ..prove.prover import estimate, found_threshold, proof_spec, prove
+
+    shape = parse_size(size)
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon_name,
+        size=shape,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=not no_diagonals,
+        store=store,
+    ).for_size(shape)
+    for message in chosen.warnings:
+        warn(message)
+    if resume and checkpoint is None:
+        raise BoggleI18nError("--resume needs --checkpoint FILE")
+    if checkpoint is not None and checkpoint.exists() and not resume and not do_estimate:
+        raise BoggleI18nError(f"checkpoint {checkpoint} exists: add --resume to continue it, or remove it")
+    if output is not None and str(output) != "-" and not output.parent.is_dir():
+        raise BoggleI18nError(f"cannot write {output}: folder {output.parent} does not exist")  # before hours of work
+    name = chosen.require_lexicon()
+    lexicon = load_or_build(name, store)
+    faces = free_faces(chosen.language.code, shape, lexicon)
+    vowels = chosen.language.vowels
+    source = "--threshold"
+    if threshold is None and resume and checkpoint is not None and checkpoint.exists():
+        from ..prove.checkpoint import read_checkpoint
+
+        identity, _, _ = read_checkpoint(checkpoint)
+        threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
+    if threshold is None:
+        note("finding a threshold: optimize for 10 s ...")
+        threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
+        note(f"threshold {threshold} from {source}")
+    spec = proof_spec(lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=buckets, open_count=open_cells)
+    started = time.time()
+    if do_estimate:
+        est = estimate(spec, sample=sample)
+        data: dict[str, Any] = {
+            "kind": "proof-estimate",
+            "threshold": threshold,
+            "threshold_source": source,
+            "estimate": est.to_dict(),
+            "settings": spec.identity(),
+        }
+        _finish(data, started, json_out, output, _render_estimate)
+        return
+    display = _Display()
+    try:
+        result = prove(
+            spec,
+            threshold_source=source,
+            workers=workers,
+            cluster=cluster,
+            checkpoint=checkpoint,
+            resume=resume,
+            on_progress=display.update,
+        )
+    except KeyboardInterrupt:
+        display.close()
+        if checkpoint is not None:
+            note(f"stopped; finished tasks are in {checkpoint}: run the same command with --resume to continue")
+        raise
+    display.close()
+    for message in result.notes:
+        warn(message)
+    _finish(result.to_dict(), started, json_out, output, _render)
+
+
+def _finish(data: dict[str, Any], started: float, json_out: bool, output: Path | None, render: Any) -> None:
+    data["command"] = shlex.join(["boggle-i18n", *sys.argv[1:]])
+    data["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
+    emit(to_json(data) if json_out or output else render(data), output)
+    if output is not None and not json_out:
+        sys.stdout.write(render(data) + "\n")
+
+
+def _render(data: dict[str, Any]) -> str:
+    s = data["settings"]
+    rules = s["rules"]
+    best = data["proven_best"]
+    state = (
+        "proven" if data["complete"] else f"NOT complete ({data['tasks']['done']} of {data['tasks']['total']} tasks)"
+    )
+    lines = [
+        f"lexicon {s['lexicon']}; {s['size']}, {len(s['faces'])} faces; {rules['scoring']['name']}, "
+        f"{rules['min_length']}+ letters{'' if rules.get('diagonals', True) else ', no diagonals'}",
+        f"threshold {data['threshold']} ({data['threshold_source']})",
+        f"{data['classes']:,} classes in {len(s['buckets'])} buckets, {data['tasks']['done']} of "
+        f"{data['tasks']['total']} tasks; {data['cpu_seconds']:.1f} CPU s, {data['wall_seconds']:.1f} s wall, "
+        f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}",
+        "",
+    ]
+    if best is not None:
+        lines.append(f"{state}: best board {best['board']} = {best['score']} ({best['n_words']} words)")
+    elif data["complete"]:
+        lines.append(f"{state}: no board scores {data['threshold']} or more")
+    else:
+        lines.append(state)
+    if data["boards"]:
+        lines += ["", f"{'#':>3}  {'score':>6}  {'words':>5}  board (every board at or above the threshold)"]
+        for i, b in enumerate(data["boards"], 1):
+            lines.append(f"{i:>3}  {b['score']:>6}  {b['n_words']:>5}  {b['board']}")
+    return "\n".join(lines)
+
+
+def _render_estimate(data: dict[str, Any]) -> str:
+    e = data["estimate"]
+    s = data["settings"]
+    low, high = e["cpu_seconds_95"]
+    counted = "counted" if e["classes_counted"] else "projected from the sample's draws"
+    return "\n".join(
+        [
+            f"lexicon {s['lexicon']}; {s['size']}; threshold {data['threshold']} ({data['threshold_source']})",
+            f"{e['classes_total']:,} canonical classes ({counted}); {e['sampled']} timed, "
+            f"mean {e['mean_class_seconds'] * 1000:.2f} ms, slowest {e['slowest_class_seconds']:.2f} s",
+            f"projected CPU time: {_duration(e['cpu_seconds'])} (95% interval {_duration(low)} to {_duration(high)})",
+        ]
+    )
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 120:
+        return f"{seconds:.0f} s"
+    if seconds < 7200:
+        return f"{seconds / 60:.0f} min"
+    return f"{seconds / 3600:,.1f} CPU-hours"
+
+
+class _Display:
+    """Progress on stderr: a live line on a terminal, a line every 10% otherwise."""
+
+    def __init__(self) -> None:
+        self.tty = sys.stderr.isatty()
+        self.shown = False
+        self.next_tenth = 1
+
+    def update(self, p: Any) -> None:
+        eta = p.eta_seconds
+        left = f"  about {_duration(eta)} left" if eta is not None else ""
+        best = f"  best {p.best}" if p.best >= 0 else ""
+        line = (
+            f"tasks {p.tasks_done}/{p.tasks_total}  classes {p.classes_done:,}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
+        )
+        if self.tty:
+            width = 24
+            filled = int(width * p.tasks_done / max(p.tasks_total, 1))
+            sys.stderr.write("\r[" + "#" * filled + "." * (width - filled) + "] " + line.ljust(70)[:100])
+            sys.stderr.flush()
+            self.shown = True
+        elif p.tasks_done * 10 >= self.next_tenth * p.tasks_total:
+            while p.tasks_done * 10 >= self.next_tenth * p.tasks_total and self.next_tenth <= 10:
+                self.next_tenth += 1
+            sys.stderr.write(line + "\n")
+
+    def close(self) -> None:
+        if self.shown:
+            sys.stderr.write("\n")
+            self.shown = False

@@ -1,0 +1,469 @@
+/*
+ * The prover's compiled half: the upper bound of a board class and the branching
+ * inside it, over the same popcount trie and face tables as the fast engine.
+ *
+ * A class gives each cell a set of faces (a 64-bit mask of face codes). Every
+ * word any board of the class can hold is found once, as a "word-path": the cells
+ * it runs through and the face it reads on each. Each word-path is inserted into
+ * an orderly tree with its (cell, face) pairs sorted by a fixed cell order: a sum
+ * node holds points and one choice node per cell that comes next; a choice node
+ * (one cell) holds one sum node per face. For any board B of the class, following
+ * B's faces from the root reaches exactly the word-paths B holds, so
+ *     value(sum) = points + sum of its choices' values,
+ *     value(choice) = max over its faces' sums
+ * bounds the score of every board in the class (a word is counted at least once
+ * per set of cells it can be spelled on, at least as often as the board counts it: once).
+ *
+ * Branching forces the cells one at a time in the same order. Because every path
+ * lists its cells in that order, the choices for the cell being forced hang only
+ * under sum nodes reached through forced cells (the "active" set), and the values
+ * below an unforced choice never change: forcing cell c to face f is
+ *     bound += value(c's f-child) - value(c's choice)     for each active choice on c,
+ * a few additions per active node, no rebuilding. A class whose bound falls below
+ * the threshold is dropped; a fully forced class that is still at or above it is
+ * one candidate board, scored exactly afterwards by the fast engine.
+ *
+ * The tree is built per class, and is freed with it. Everything runs without
+ * the GIL, on plain malloc'd memory. The ideas are from Vanderkam, "Boggle is
+ * solved" (2025, arXiv 2507.02117); this is an independent implementation.
+ */
+#define PY_SSIZE_T_CLEAN
+#include <Python.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define DEAD 255
+#define MAX_CELLS 64
+#define MAX_NEIGHBOURS 8
+#define MAX_FACES 64
+#define NO_NODE (-1)
+
+/* popcnt is one instruction on every x86-64 CPU since 2008 but not in the baseline ISA: as in _kernel.c, the
+ * hot functions are compiled twice on x86-64 Linux and the loader picks the popcnt clone where the CPU has it. */
+#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
+    !defined(BOGGLE_NO_CLONES)
+#define HOT __attribute__((target_clones("popcnt", "default")))
+#else
+#define HOT
+#endif
+
+#if defined(_MSC_VER)
+#include <intrin.h>
+static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
+static inline int ctz64(uint64_t x) {
+    unsigned long i;
+    _BitScanForward64(&i, x);
+    return (int)i;
+}
+#else
+#define popcount64(x) __builtin_popcountll(x)
+#define ctz64(x) __builtin_ctzll(x)
+#endif
+
+/* Children are found by index, never searched: a sum node's table has one slot per cell that may follow it
+ * (ranks after its own), a choice node's one slot per face of its cell's set. */
+typedef struct {
+    int64_t value;  /* sum: points, then the bound of its subtree; choice: the max over its faces */
+    int32_t table;  /* offset of the child slots in the arena */
+    int16_t label;  /* sum: the face read at the parent choice; choice: its cell */
+    int8_t kind;    /* 0 sum, 1 choice */
+    int8_t base;    /* sum: rank of the first cell it may have a choice for; choice: unused */
+    int32_t width;  /* number of child slots */
+    uint32_t word;  /* sum: the last word counted here, plus one (0: none) */
+} TNode;
+
+typedef struct {
+    /* inputs */
+    int cells;
+    uint64_t sets[MAX_CELLS];
+    const uint8_t *letters;
+    Py_ssize_t faces, longest;
+    const uint8_t *face_len;
+    uint8_t nbr[MAX_CELLS][MAX_NEIGHBOURS];
+    uint8_t nbr_n[MAX_CELLS];
+    const uint64_t *records;
+    Py_ssize_t nodes;
+    const int64_t *points;
+    Py_ssize_t n_points;
+    int64_t min_len, threshold;
+    int order[MAX_CELLS], rank[MAX_CELLS];
+    uint64_t first_letters[MAX_CELLS]; /* trie letters that begin some face of the cell's set */
+    /* the tree */
+    TNode *tree;
+    int32_t size, cap;
+    int32_t *slots;
+    int64_t slots_used, slots_cap;
+    /* the walk */
+    int path_cell[MAX_CELLS], path_face[MAX_CELLS];
+    /* the branching */
+    int32_t *active;
+    int64_t active_n, active_cap;
+    int forced[MAX_CELLS];
+    int32_t *out;
+    int64_t out_n, out_cap;
+    /* counts */
+    int64_t word_paths, branch_nodes;
+    int failed; /* 1 out of memory, 2 too many candidates */
+} Ctx;
+
+static inline int64_t step(const Ctx *t, int64_t node, int face) {
+    const uint8_t *spelled = t->letters + (Py_ssize_t)face * t->longest;
+    for (int k = 0; k < t->face_len[face]; k++) {
+        uint8_t letter = spelled[k];
+        if (letter == DEAD) return -1;
+        uint64_t mask = t->records[2 * node];
+        uint64_t bit = 1ULL << letter;
+        if (!(mask & bit)) return -1;
+        node = (int64_t)((t->records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)popcount64(mask & (bit - 1)));
+    }
+    return node;
+}
+
+static inline int face_slot(const Ctx *t, int cell, int face) {
+    return popcount64(t->sets[cell] & ((1ULL << face) - 1));
+}
+
+/* A sum node (kind 0) whose choices may be for cells of rank `base` onwards, or a choice node (kind 1) for
+ * `label`'s cell: its slots are made empty. */
+static int32_t new_node(Ctx *t, int kind, int label, int base) {
+    int32_t width = kind ? popcount64(t->sets[label]) : t->cells - base;
+    if (t->size == t->cap) {
+        if (t->cap > INT32_MAX / 2) { t->failed = 1; return NO_NODE; }
+        int32_t cap = t->cap ? t->cap * 2 : 1024;
+        TNode *grown = realloc(t->tree, (size_t)cap * sizeof(TNode));
+        if (!grown) { t->failed = 1; return NO_NODE; }
+        t->tree = grown;
+        t->cap = cap;
+    }
+    if (t->slots_used + width > t->slots_cap) {
+        int64_t cap = t->slots_cap ? t->slots_cap * 2 : 8192;
+        while (cap < t->slots_used + width) cap *= 2;
+        if (cap > INT32_MAX) { t->failed = 1; return NO_NODE; }
+        int32_t *grown = realloc(t->slots, (size_t)cap * sizeof(int32_t));
+        if (!grown) { t->failed = 1; return NO_NODE; }
+        t->slots = grown;
+        t->slots_cap = cap;
+    }
+    TNode *n = &t->tree[t->size];
+    n->value = 0;
+    n->table = (int32_t)t->slots_used;
+    n->label = (int16_t)label;
+    n->kind = (int8_t)kind;
+    n->base = (int8_t)base;
+    n->width = width;
+    n->word = 0;
+    for (int32_t i = 0; i < width; i++) t->slots[t->slots_used + i] = NO_NODE;
+    t->slots_used += width;
+    return t->size++;
+}
+
+/* One word-path of `length` cells (path_cell/path_face) ending at trie node `word`: its pairs in cell order. */
+HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
+    int idx[MAX_CELLS];
+    for (int i = 0; i < length; i++) {
+        int j = i;
+        while (j > 0 && t->rank[t->path_cell[idx[j - 1]]] > t->rank[t->path_cell[i]]) {
+            idx[j] = idx[j - 1];
+            j--;
+        }
+        idx[j] = i;
+    }
+    int32_t node = 0;
+    for (int i = 0; i < length; i++) {
+        int cell = t->path_cell[idx[i]], face = t->path_face[idx[i]], r = t->rank[cell];
+        int32_t at = t->tree[node].table + (r - t->tree[node].base);
+        int32_t choice = t->slots[at];
+        if (choice == NO_NODE) {
+            choice = new_node(t, 1, cell, 0);
+            if (choice == NO_NODE) return;
+            t->slots[at] = choice;
+        }
+        at = t->tree[choice].table + face_slot(t, cell, face);
+        node = t->slots[at];
+        if (node == NO_NODE) {
+            node = new_node(t, 0, face, r + 1);
+            if (node == NO_NODE) return;
+            t->slots[at] = node;
+        }
+    }
+    t->word_paths++;
+    /* The same word over the same cells (a path in another order) is counted once. Only the last word is
+     * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
+    if (t->tree[node].word != (uint32_t)word + 1) {
+        t->tree[node].word = (uint32_t)word + 1;
+        t->tree[node].value += pts;
+    }
+}
+
+HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, uint64_t used) {
+    if (t->failed) return;
+    if ((t->records[2 * node + 1] >> 32) && length >= t->min_len) {
+        int64_t pts = length < t->n_points ? t->points[length] : 0;
+        if (pts > 0) insert(t, depth, node, pts);
+    }
+    uint64_t mask = t->records[2 * node];
+    if (!mask) return;
+    for (int i = 0; i < t->nbr_n[cell]; i++) {
+        int nb = t->nbr[cell][i];
+        if ((used >> nb) & 1 || !(mask & t->first_letters[nb])) continue;
+        for (uint64_t faces = t->sets[nb]; faces; faces &= faces - 1) {
+            int face = ctz64(faces);
+            int64_t next = step(t, node, face);
+            if (next < 0) continue;
+            t->path_cell[depth] = nb;
+            t->path_face[depth] = face;
+            walk(t, nb, next, depth + 1, length + t->face_len[face], used | (1ULL << nb));
+        }
+    }
+}
+
+/* Bounds bottom-up: a child is always made after its parent, so reverse creation order sees children first. */
+static void evaluate(Ctx *t) {
+    for (int32_t i = t->size - 1; i >= 0; i--) {
+        TNode *n = &t->tree[i];
+        const int32_t *slot = t->slots + n->table;
+        if (n->kind == 1) {
+            int64_t best = 0;
+            for (int32_t k = 0; k < n->width; k++)
+                if (slot[k] != NO_NODE && t->tree[slot[k]].value > best) best = t->tree[slot[k]].value;
+            n->value = best;
+        } else {
+            for (int32_t k = 0; k < n->width; k++)
+                if (slot[k] != NO_NODE) n->value += t->tree[slot[k]].value;
+        }
+    }
+}
+
+static int push_active(Ctx *t, int32_t node) {
+    if (t->active_n == t->active_cap) {
+        int64_t cap = t->active_cap ? t->active_cap * 2 : 1024;
+        int32_t *grown = realloc(t->active, (size_t)cap * sizeof(int32_t));
+        if (!grown) { t->failed = 1; return -1; }
+        t->active = grown;
+        t->active_cap = cap;
+    }
+    t->active[t->active_n++] = node;
+    return 0;
+}
+
+static void emit(Ctx *t) {
+    if (t->out_n == t->out_cap) { t->failed = 2; return; }
+    for (int c = 0; c < t->cells; c++) t->out[t->out_n * t->cells + c] = t->forced[c];
+    t->out_n++;
+}
+
+/* The choice for the cell of rank `r` under active sum node `sum`, or NO_NODE. */
+static inline int32_t choice_at(const Ctx *t, int32_t sum, int r) {
+    const TNode *n = &t->tree[sum];
+    int k = r - n->base;
+    return k >= 0 && k < n->width ? t->slots[n->table + k] : NO_NODE;
+}
+
+/* Force order[level] to each face of its set in turn; `bound` covers every board left. */
+HOT static void branch(Ctx *t, int level, int64_t bound) {
+    t->branch_nodes++;
+    if (t->failed || bound < t->threshold) return;
+    if (level == t->cells) { emit(t); return; }
+    int cell = t->order[level];
+    int width = popcount64(t->sets[cell]);
+    /* The active choices on this cell: their values leave the bound, one face's child comes in. */
+    int64_t base = bound, gain[MAX_FACES];
+    memset(gain, 0, (size_t)width * sizeof(int64_t));
+    int64_t mark = t->active_n;
+    for (int64_t a = 0; a < mark; a++) {
+        int32_t c = choice_at(t, t->active[a], level);
+        if (c == NO_NODE) continue;
+        base -= t->tree[c].value;
+        const int32_t *slot = t->slots + t->tree[c].table;
+        for (int k = 0; k < width; k++)
+            if (slot[k] != NO_NODE) gain[k] += t->tree[slot[k]].value;
+    }
+    int k = 0;
+    for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1, k++) {
+        if (base + gain[k] < t->threshold) { t->branch_nodes++; continue; }
+        t->forced[cell] = ctz64(faces);
+        for (int64_t a = 0; a < mark; a++) {
+            int32_t c = choice_at(t, t->active[a], level);
+            if (c == NO_NODE) continue;
+            int32_t s = t->slots[t->tree[c].table + k];
+            if (s != NO_NODE && t->tree[s].width > 0) push_active(t, s);
+        }
+        branch(t, level + 1, base + gain[k]);
+        t->active_n = mark;
+    }
+}
+
+/* The arenas outlive a call: one class after another reuses their pages instead of faulting in fresh ones
+ * (a class's tree runs to millions of nodes). One set per thread, so threads never share them. */
+#if defined(_MSC_VER)
+#define THREAD_LOCAL __declspec(thread)
+#else
+#define THREAD_LOCAL _Thread_local
+#endif
+static THREAD_LOCAL TNode *kept_tree;
+static THREAD_LOCAL int32_t kept_tree_cap;
+static THREAD_LOCAL int32_t *kept_slots, *kept_active;
+static THREAD_LOCAL int64_t kept_slots_cap, kept_active_cap;
+
+static void take_arenas(Ctx *t) {
+    t->tree = kept_tree, t->cap = kept_tree_cap;
+    t->slots = kept_slots, t->slots_cap = kept_slots_cap;
+    t->active = kept_active, t->active_cap = kept_active_cap;
+    kept_tree = NULL, kept_slots = NULL, kept_active = NULL;
+}
+
+/* Keep the arenas for the next call, unless they grew past 1 GiB together (a one-off giant class). */
+static void keep_arenas(Ctx *t) {
+    uint64_t bytes = (uint64_t)t->cap * sizeof(TNode) + (uint64_t)t->slots_cap * 4 + (uint64_t)t->active_cap * 4;
+    if (bytes > (1ULL << 30)) {
+        free(t->tree), free(t->slots), free(t->active);
+        t->tree = NULL, t->cap = 0, t->slots = NULL, t->slots_cap = 0;
+        t->active = NULL, t->active_cap = 0;
+    }
+    kept_tree = t->tree, kept_tree_cap = t->cap;
+    kept_slots = t->slots, kept_slots_cap = t->slots_cap;
+    kept_active = t->active, kept_active_cap = t->active_cap;
+}
+
+static int fail(const char *message) {
+    PyErr_SetString(PyExc_ValueError, message);
+    return -1;
+}
+
+/* Shapes and every index the search reads, checked once (the trie's links were checked where it was loaded). */
+static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len, Py_buffer *nbr, Py_buffer *nbr_n,
+                Py_buffer *records, Py_buffer *points, Py_buffer *order, long long min_len, long long threshold) {
+    t->cells = (int)(nbr_n->len / 8);
+    if (nbr_n->len % 8 || t->cells < 1 || t->cells > MAX_CELLS) return fail("nbr_n: int64[cells], 1 to 64 cells");
+    if (nbr->len != (Py_ssize_t)t->cells * MAX_NEIGHBOURS * 8) return fail("nbr: int64[cells, 8]");
+    if (sets->len != (Py_ssize_t)t->cells * 8) return fail("sets: uint64[cells]");
+    if (order->len != (Py_ssize_t)t->cells * 8) return fail("order: int64[cells]");
+    const int64_t *nb = nbr->buf, *nb_n = nbr_n->buf, *ord = order->buf;
+    for (int c = 0; c < t->cells; c++) t->rank[c] = -1;
+    for (int i = 0; i < t->cells; i++) {
+        if (ord[i] < 0 || ord[i] >= t->cells || t->rank[ord[i]] >= 0) return fail("order: a permutation of the cells");
+        t->order[i] = (int)ord[i];
+        t->rank[ord[i]] = i;
+    }
+    for (int c = 0; c < t->cells; c++) {
+        if (nb_n[c] < 0 || nb_n[c] > MAX_NEIGHBOURS) return fail("nbr_n: at most 8 neighbours a cell");
+        t->nbr_n[c] = (uint8_t)nb_n[c];
+        for (int i = 0; i < nb_n[c]; i++) {
+            int64_t v = nb[c * MAX_NEIGHBOURS + i];
+            if (v < 0 || v >= t->cells) return fail("nbr: a cell out of range");
+            t->nbr[c][i] = (uint8_t)v;
+        }
+    }
+    t->faces = face_len->len;
+    if (t->faces < 1 || t->faces > MAX_FACES || letters->len % t->faces) return fail("face_letters: uint8[faces, longest], 1 to 64 faces");
+    t->longest = letters->len / t->faces;
+    if (t->longest < 1) return fail("face_letters: at least one letter a face");
+    t->letters = letters->buf;
+    t->face_len = face_len->buf;
+    for (Py_ssize_t i = 0; i < t->faces; i++) {
+        if (t->face_len[i] > t->longest) return fail("face_len: longer than face_letters allows");
+        for (Py_ssize_t k = 0; k < t->face_len[i]; k++) {
+            uint8_t letter = t->letters[i * t->longest + k];
+            if (letter != DEAD && letter >= 64) return fail("face_letters: letters are 0..63 or 255");
+        }
+    }
+    const uint64_t *s = sets->buf;
+    for (int c = 0; c < t->cells; c++) {
+        t->sets[c] = s[c];
+        if (!s[c]) return fail("sets: every cell needs at least one face");
+        if (t->faces < 64 && (s[c] >> t->faces)) return fail("sets: a face code out of range");
+        t->first_letters[c] = 0;
+        for (uint64_t f = s[c]; f; f &= f - 1) {
+            int face = ctz64(f);
+            uint8_t first = t->letters[(Py_ssize_t)face * t->longest];
+            if (t->face_len[face] > 0 && first != DEAD) t->first_letters[c] |= 1ULL << first;
+        }
+    }
+    if (records->len % 16 || records->len == 0) return fail("records: uint64[nodes, 2]");
+    t->nodes = records->len / 16;
+    t->records = records->buf;
+    if (points->len % 8) return fail("points: int64[lengths]");
+    t->points = points->buf;
+    t->n_points = points->len / 8;
+    for (Py_ssize_t i = 0; i < t->n_points; i++)
+        if (t->points[i] < 0 || t->points[i] > ((int64_t)1 << 40)) return fail("points: 0 .. 2**40 a word");
+    t->min_len = min_len;
+    t->threshold = threshold;
+    return 0;
+}
+
+static void run(Ctx *t, int64_t *root_bound) {
+    int32_t root = new_node(t, 0, -1, 0);
+    if (root == NO_NODE) return;
+    for (int c = 0; c < t->cells && !t->failed; c++) {
+        for (uint64_t faces = t->sets[c]; faces; faces &= faces - 1) {
+            int face = ctz64(faces);
+            int64_t node = step(t, 0, face);
+            if (node < 0) continue;
+            t->path_cell[0] = c;
+            t->path_face[0] = face;
+            walk(t, c, node, 1, t->face_len[face], 1ULL << c);
+        }
+    }
+    if (t->failed) return;
+    evaluate(t);
+    *root_bound = t->tree[0].value;
+    if (push_active(t, 0) == 0) branch(t, 0, t->tree[0].value);
+}
+
+PyDoc_STRVAR(search_class_doc,
+             "search_class(sets, face_letters, face_len, nbr, nbr_n, records, points, min_len, order, threshold, "
+             "out) -> (candidates, root_bound, tree_nodes, word_paths, branch_nodes)\n\n"
+             "Every board of the class `sets` (uint64[cells], a mask of face codes per cell) whose bound is at least "
+             "`threshold`, as rows of face codes written to `out` (int32[cap, cells]); `order` (int64[cells]) is the "
+             "cell order of the tree and of the branching. candidates = -1: more than `cap` boards are left.");
+
+static PyObject *search_class(PyObject *self, PyObject *args) {
+    Py_buffer b[9];
+    long long min_len, threshold;
+    memset(b, 0, sizeof b);
+    if (!PyArg_ParseTuple(args, "y*y*y*y*y*y*y*Ly*Lw*", &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &min_len,
+                          &b[7], &threshold, &b[8]))
+        return NULL;
+    PyObject *result = NULL;
+    Ctx *t = calloc(1, sizeof(Ctx));
+    if (!t) {
+        PyErr_NoMemory();
+    } else if (load(t, &b[0], &b[1], &b[2], &b[3], &b[4], &b[5], &b[6], &b[7], min_len, threshold) == 0) {
+        if (b[8].len % ((Py_ssize_t)t->cells * 4)) {
+            fail("out: int32[cap, cells]");
+        } else {
+            t->out = b[8].buf;
+            t->out_cap = b[8].len / ((Py_ssize_t)t->cells * 4);
+            int64_t root_bound = 0;
+            Py_BEGIN_ALLOW_THREADS
+            take_arenas(t);
+            run(t, &root_bound);
+            keep_arenas(t);
+            Py_END_ALLOW_THREADS
+            if (t->failed == 1) {
+                PyErr_NoMemory();
+            } else {
+                result = Py_BuildValue("LLLLL", t->failed == 2 ? -1LL : (long long)t->out_n, (long long)root_bound,
+                                       (long long)t->size, (long long)t->word_paths, (long long)t->branch_nodes);
+            }
+        }
+    }
+    free(t);
+    for (int i = 0; i < 9; i++)
+        if (b[i].obj) PyBuffer_Release(&b[i]);
+    return result;
+}
+
+static PyMethodDef methods[] = {
+    {"search_class", search_class, METH_VARARGS, search_class_doc},
+    {NULL, NULL, 0, NULL},
+};
+
+static struct PyModuleDef module = {
+    PyModuleDef_HEAD_INIT, "_bound", "The prover's bound and branching, compiled ahead of time (see _bound.c).", -1,
+    methods,
+};
+
+PyMODINIT_FUNC PyInit__bound(void) { return PyModule_Create(&module); }

@@ -1,0 +1,109 @@
+"""Where a proof's tasks run: this process, K local worker processes, or a Dask cluster.
+
+Every executor takes the tasks still to do and calls `on_done(result)` in this
+process as each one finishes (the checkpoint and the progress display hang
+there), in whatever order they finish: tasks are independent and their costs
+very uneven. A worker that dies costs only the tasks it was running, which
+run again; Ctrl-C stops the workers and leaves every finished task recorded.
+"""
+
+from __future__ import annotations
+
+import multiprocessing as mp
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import replace
+from typing import Any
+
+from ..errors import BoggleI18nError
+from .tasks import ProofSpec, TaskResult, run_task
+
+MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
+CONNECT_TIMEOUT = "10s"
+
+OnDone = Callable[[TaskResult], None]
+
+
+def run_serial(spec: ProofSpec, tasks: Sequence[int], on_done: OnDone) -> None:
+    """Every task here, one after another."""
+    for task in tasks:
+        on_done(run_task(spec, task))
+
+
+def _quiet_worker() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
+
+
+def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: OnDone) -> list[str]:
+    """Tasks on `workers` local processes; returns notes about workers that died (their tasks ran again)."""
+    notes: list[str] = []
+    left = list(tasks)
+    restarts = 0
+    context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
+    while left:
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
+        futures: dict[Future[TaskResult], int] = {}
+        queue = list(left)
+        try:
+            while queue or futures:
+                while queue and len(futures) < 2 * workers:  # a few queued: a free worker never waits
+                    task = queue.pop(0)
+                    futures[pool.submit(run_task, spec, task)] = task
+                finished, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in finished:
+                    task = futures.pop(future)
+                    on_done(future.result())
+                    left.remove(task)
+        except BrokenProcessPool:
+            restarts += 1
+            notes.append(f"a worker process died; {len(left)} unfinished tasks run again")
+            if restarts > MAX_RESTARTS:
+                raise BoggleI18nError(f"worker processes died {restarts} times; the proof stops") from None
+        except BaseException:
+            _terminate(pool)
+            raise
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
+    return notes
+
+
+def _terminate(pool: ProcessPoolExecutor) -> None:
+    """End a pool's processes now (Ctrl-C): finished tasks are already recorded."""
+    for process in list(getattr(pool, "_processes", {}).values()):
+        process.terminate()
+
+
+def run_cluster(spec: ProofSpec, tasks: Sequence[int], cluster: Any, on_done: OnDone) -> tuple[list[str], str]:
+    """Tasks on a Dask cluster (an address or a `distributed.Client`); returns (notes, scheduler address).
+
+    The spec travels once to every worker with the trie bytes; a task whose worker dies is retried by Dask
+    on another worker (up to 3 times)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise BoggleI18nError("--cluster needs Dask distributed: pip install 'boggle-i18n[cluster]'") from None
+    own = not isinstance(cluster, Client)
+    try:
+        client = Client(cluster, timeout=CONNECT_TIMEOUT) if own else cluster
+    except (OSError, TimeoutError, ValueError) as exc:
+        raise BoggleI18nError(f"cannot reach a Dask scheduler at {cluster}: {exc}") from None
+    notes: list[str] = []
+    futures = []
+    try:
+        shared = client.scatter(replace(spec, problem=spec.problem.portable()), broadcast=True)
+        futures = [client.submit(run_task, shared, task, pure=False, retries=3) for task in tasks]
+        for future in as_completed(futures):
+            try:
+                result = future.result()
+            except Exception as exc:
+                raise BoggleI18nError(f"a proof task failed on the cluster: {type(exc).__name__}: {exc}") from None
+            on_done(result)
+    finally:
+        for future in futures:
+            future.cancel()
+        address = str((getattr(client, "scheduler", None) and client.scheduler.address) or cluster)
+        if own:
+            client.close()
+    return notes, address

@@ -1,0 +1,92 @@
+"""The proven boards section of docs/results.md, from `prove --output FILE` result files.
+
+Each row puts a proof's best board (or "none at or above the threshold") next
+to the best board `optimize` found for the same lexicon, size and rules, so
+the page shows which best-found boards are now proven best. A proof that did
+not finish is listed as partial, never as proven.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from ..errors import BoggleI18nError
+
+REQUIRED = ("complete", "proven_best", "boards", "threshold", "classes", "cpu_seconds", "settings", "command")
+
+
+def load_proofs(folder: Path) -> list[dict[str, Any]]:
+    """The proof result files of `folder` (kind "proof"); a malformed one is an error naming it."""
+    proofs = []
+    for path in sorted(folder.glob("*.json")):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue  # load_results reports files that are not JSON
+        if not isinstance(data, dict) or data.get("kind") != "proof":
+            continue
+        missing = [k for k in REQUIRED if k not in data]
+        if missing:
+            raise BoggleI18nError(f"proof file {path} lacks {', '.join(missing)} (write it with prove --output)")
+        data["_file"] = path.name
+        proofs.append(data)
+    return proofs
+
+
+def _rules(settings: dict[str, Any]) -> str:
+    rules = settings["rules"]
+    diag = "" if rules.get("diagonals", True) else ", no diagonals"
+    return f"{rules['scoring']['name']}, {rules['min_length']}+ letters{diag}"
+
+
+def _best_found(runs: list[dict[str, Any]], proof: dict[str, Any]) -> str:
+    """The best free-letter board optimize found under the proof's lexicon, size and rules."""
+    s = proof["settings"]
+    same = [
+        r
+        for r in runs
+        if r["settings"].get("lexicon") == s["lexicon"]
+        and r["settings"].get("size") == s["size"]
+        and not r["settings"].get("dice")
+        and r["settings"].get("rules") == s["rules"]
+        and r["best"]
+    ]
+    if not same:
+        return "-"
+    best = max(same, key=lambda r: r["best"][0]["score"])["best"][0]
+    return f"{best['score']} `{best['board']}`"
+
+
+def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]]) -> str:
+    """The Markdown section (empty when there are no proofs)."""
+    if not proofs:
+        return ""
+    out = [
+        "",
+        "## Proven best boards",
+        "",
+        "Written from `boggle-i18n prove ... --output FILE` result files. **proven**: every board class was",
+        "searched by branch and bound, so no board scores more than the one shown (and every board at or above",
+        "the threshold was listed). CPU time is the sum over all workers.",
+        "",
+        "| lexicon | size | rules | proven best | words | board | boards >= threshold | best found by optimize "
+        "| classes | CPU time | command |",
+        "| --- | --- | --- | ---: | ---: | --- | ---: | --- | ---: | ---: | --- |",
+    ]
+    for p in sorted(proofs, key=lambda p: (p["settings"]["size"], p["settings"]["lexicon"], p["_file"])):
+        s = p["settings"]
+        best = p["proven_best"]
+        if not p["complete"]:
+            score, words, board = f"partial ({p['tasks']['done']}/{p['tasks']['total']} tasks)", "", ""
+        elif best is None:
+            score, words, board = f"< {p['threshold']}", "", "none at or above the threshold"
+        else:
+            score, words, board = f"**{best['score']}** proven", str(best["n_words"]), f"`{best['board']}`"
+        out.append(
+            f"| {s['lexicon']} | {s['size']} | {_rules(s)} | {score} | {words} | {board} | "
+            f"{len(p['boards'])} at >= {p['threshold']} | {_best_found(runs, p)} | {p['classes']:,} "
+            f"| {p['cpu_seconds']:,.0f} s | `{p['command']}` |"
+        )
+    return "\n".join(out) + "\n"

@@ -1,0 +1,110 @@
+"""What a proof is (its `ProofSpec`) and its unit of work: one task, a block of class numbers.
+
+The spec travels to every worker with the lexicon (a stored path, or the trie
+bytes for cluster machines, as `optimize` sends it) and names everything the
+result depends on, so a checkpoint can tell whether it belongs to this proof.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from ..optimize.problem import Problem
+from .classes import ClassSpace, Partition
+from .engine import ClassProver
+
+
+@dataclass(frozen=True)
+class ProofSpec:
+    """One proof: lexicon, rules, shape, faces and their buckets, open cells, task size and threshold."""
+
+    problem: Problem
+    partition: Partition
+    space: ClassSpace
+    threshold: int
+
+    def identity(self) -> dict[str, Any]:
+        """The fields a checkpoint must match (JSON)."""
+        p = self.problem
+        return {
+            "lexicon": p.lexicon_name,
+            "trie_sha256": p.manifest.get("trie_sha256"),
+            "size": f"{p.rows}x{p.cols}",
+            "rules": p.rules.to_dict(),
+            "faces": list(p.faces),
+            "buckets": self.partition.to_list(),
+            "open_cells": sorted(self.space.open),
+            "block": self.space.block,
+            "threshold": self.threshold,
+        }
+
+
+@dataclass
+class TaskResult:
+    """What one task found: boards at or above the threshold, and its cost."""
+
+    task: int
+    classes: int
+    boards: list[tuple[str, int, int]] = field(default_factory=list)
+    cpu_seconds: float = 0.0
+    slowest_class: float = 0.0
+    max_bound: int = 0
+    candidates: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (a checkpoint line)."""
+        data = asdict(self)
+        data["boards"] = [list(b) for b in self.boards]
+        data["cpu_seconds"] = round(self.cpu_seconds, 4)
+        data["slowest_class"] = round(self.slowest_class, 4)
+        return data
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> TaskResult:
+        """From a checkpoint line (already checked for shape by the caller)."""
+        return cls(
+            task=int(data["task"]),
+            classes=int(data["classes"]),
+            boards=[(str(b[0]), int(b[1]), int(b[2])) for b in data["boards"]],
+            cpu_seconds=float(data["cpu_seconds"]),
+            slowest_class=float(data.get("slowest_class", 0.0)),
+            max_bound=int(data.get("max_bound", 0)),
+            candidates=int(data.get("candidates", 0)),
+        )
+
+
+_PROVERS: dict[tuple[str, int], ClassProver] = {}
+_LOCK = threading.Lock()
+
+
+def prover_for(spec: ProofSpec) -> ClassProver:
+    """The class prover of `spec`, made once per process and thread (its buffers are not shared)."""
+    memo = (spec.problem.key + repr((spec.partition, spec.space)), threading.get_ident())
+    with _LOCK:
+        hit = _PROVERS.get(memo)
+    if hit is None:
+        p = spec.problem
+        hit = ClassProver(p.load_lexicon(), p.rules, (p.rows, p.cols), spec.partition, spec.space)
+        with _LOCK:
+            _PROVERS[memo] = hit
+    return hit
+
+
+def run_task(spec: ProofSpec, task: int) -> TaskResult:
+    """Search every canonical class of `task`."""
+    prover = prover_for(spec)
+    started = time.process_time()
+    numbers = spec.space.task_classes(task)
+    result = TaskResult(task, len(numbers))
+    for number in numbers:
+        outcome = prover.search(int(number), spec.threshold)
+        result.boards += outcome.boards
+        result.slowest_class = max(result.slowest_class, outcome.seconds)
+        result.max_bound = max(result.max_bound, outcome.bound)
+        result.candidates += outcome.candidates
+    result.boards = sorted(set(result.boards), key=lambda b: (-b[1], b[0]))
+    result.cpu_seconds = time.process_time() - started
+    return result

@@ -1,0 +1,367 @@
+"""The prover: its bound, branching, classes, checkpoints and executors, against exhaustive enumeration.
+
+A proof is only as good as its bound, so the bound is checked against every
+board of random classes, the branching against planted boards, the class
+enumeration against symmetry by brute force, and whole proofs of small boards
+against scoring every board there is.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+
+from boggle_i18n.board import Board
+from boggle_i18n.errors import BoggleI18nError
+from boggle_i18n.lexicon.store import Lexicon
+from boggle_i18n.optimize.canonical import canonical_faces, symmetries
+from boggle_i18n.prove.checkpoint import read_checkpoint
+from boggle_i18n.prove.classes import class_space, make_partition, open_cells, split_order
+from boggle_i18n.prove.engine import ClassProver
+from boggle_i18n.prove.prover import ProofProgress, estimate, proof_spec, prove
+from boggle_i18n.prove.tasks import ProofSpec
+from boggle_i18n.scoring import get_scoring
+from boggle_i18n.solver import Rules
+from boggle_i18n.solver.scorer import prepare_scorer
+from tests.test_solver import SMALL, brute_force
+
+CLASSIC = get_scoring("classic-4x4")
+FACES_2X2 = ("a", "c", "e", "qu", "s", "t", "th")
+FACES_2X3 = ("a", "e", "r", "s", "t")
+
+
+def all_boards(shape: tuple[int, int], faces: tuple[str, ...]) -> list[Board]:
+    rows, cols = shape
+    return [Board(rows, cols, combo) for combo in itertools.product(faces, repeat=rows * cols)]
+
+
+def best_by_enumeration(
+    lexicon: Lexicon, rules: Rules, shape: tuple[int, int], faces: tuple[str, ...], brute: bool
+) -> tuple[int, set[str]]:
+    """The best score over every board, and the canonical boards that reach it (scored by the independent
+    brute force of test_solver, or by the reference engine where the brute force is too slow)."""
+    boards = all_boards(shape, faces)
+    if brute:
+        words = set(lexicon.keys())
+        scores = []
+        for board in boards:
+            found = brute_force(board, words, rules.min_length, rules.diagonals)
+            scores.append(sum(rules.scoring.points(len(w)) for w in found))
+    else:
+        scores = [int(s) for s in prepare_scorer(lexicon, rules, shape, "reference").score_boards(boards)[0]]
+    best = max(scores)
+    tops = {
+        Board(*shape, canonical_faces(b.faces, *shape)).notation()
+        for b, s in zip(boards, scores, strict=True)
+        if s == best
+    }
+    return best, tops
+
+
+@pytest.mark.parametrize(
+    ("shape", "faces", "min_length", "diagonals", "buckets", "brute"),
+    [
+        ((2, 2), FACES_2X2, 3, True, 2, True),
+        ((2, 2), FACES_2X2, 2, False, 3, True),
+        ((2, 3), FACES_2X3, 3, True, 2, False),
+        ((2, 3), FACES_2X3, 1, False, 1, False),
+    ],
+)
+def test_proof_equals_exhaustive_enumeration(
+    shape: tuple[int, int], faces: tuple[str, ...], min_length: int, diagonals: bool, buckets: int, brute: bool
+) -> None:
+    """With the threshold at the true best, the proof finds exactly the best boards (up to symmetry)."""
+    rules = Rules(min_length=min_length, scoring=CLASSIC, diagonals=diagonals)
+    best, tops = best_by_enumeration(SMALL, rules, shape, faces, brute)
+    assert best > 0
+    spec = proof_spec(SMALL, rules, shape, faces, "aeiou", best, buckets=buckets, tasks_wanted=7)
+    result = prove(spec, threshold_source="test")
+    assert result.complete
+    assert {b for b, s, _ in result.boards} == tops
+    assert {s for _, s, _ in result.boards} == {best}
+    # One point higher, nothing is left: no board beats the best.
+    higher = prove(proof_spec(SMALL, rules, shape, faces, "aeiou", best + 1, buckets=buckets), threshold_source="t")
+    assert higher.complete and higher.boards == []
+
+
+def random_class_sets(rng: random.Random, prover: ClassProver, cells: int, per_cell: int) -> np.ndarray:
+    codes = sorted({int(c) for mask in prover.masks for c in range(64) if int(mask) >> c & 1})
+    return np.array([sum(1 << c for c in rng.sample(codes, per_cell)) for _ in range(cells)], dtype=np.uint64)
+
+
+def boards_of(prover: ClassProver, sets: np.ndarray) -> np.ndarray:
+    options = [[c for c in range(64) if int(mask) >> c & 1] for mask in sets]
+    return np.array(list(itertools.product(*options)), dtype=np.int32)
+
+
+@pytest.mark.shared
+def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> None:
+    """For random classes (2-3 faces a cell), the root bound is at least the true score of every board in the
+    class, and the branching keeps every board that reaches a threshold set just at the class's best."""
+    rules = Rules(min_length=3, scoring=CLASSIC)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
+    spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 0)
+    prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
+    rng = random.Random(7)
+    checked = 0
+    for trial in range(12):
+        sets = random_class_sets(rng, prover, 9, 2 if trial % 2 else 3)
+        boards = boards_of(prover, sets)
+        scores, _ = prover.scorer.score_codes(boards)
+        best = int(scores.max())
+        candidates, (root, *_rest) = prover.search_sets(sets, best)
+        assert root >= best
+        kept = {tuple(row) for row in candidates}
+        for row in np.flatnonzero(scores >= best):
+            assert tuple(boards[row]) in kept  # no board at the threshold is lost
+        checked += len(boards)
+    assert checked > 10_000
+
+
+@pytest.mark.shared
+def test_planted_best_3x3_is_found(enable2k: Lexicon) -> None:
+    """The class holding the published best 3x3 board (streaedlp, 545) gives it back at threshold 545, and
+    nothing at 546."""
+    rules = Rules(min_length=3, scoring=CLASSIC)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
+    spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 545)
+    prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
+    board = "streaedlp"
+    bucket_of = {f: i for i, b in enumerate(spec.partition.buckets) for f in b}
+    for perm in symmetries(3, 3):  # the canonical class of some image of the board holds that image
+        image = [board[i] for i in perm]
+        digits = [bucket_of[image[c]] for c in spec.space.bucketed]
+        number = sum(d * spec.partition.k ** (len(digits) - 1 - i) for i, d in enumerate(digits))
+        if spec.space.canonical_mask(np.array([number]))[0]:
+            break
+    outcome = prover.search(number, 545)
+    assert [(s, n) for _, s, n in outcome.boards] == [(545, 267)]
+    assert outcome.boards[0][0] == Board(3, 3, canonical_faces(tuple(board), 3, 3)).notation()
+    assert prover.search(number, 546).boards == []
+
+
+@pytest.mark.parametrize(("rows", "cols", "k", "open_count"), [(2, 2, 3, 0), (3, 3, 2, 0), (3, 3, 3, 4), (2, 3, 3, 0)])
+def test_canonical_classes_cover_every_class_once(rows: int, cols: int, k: int, open_count: int) -> None:
+    """Every class has exactly one canonical image under the board's symmetries, and the canonical ones are
+    exactly those the class space lists."""
+    order = split_order(rows, cols, [[0]] * (rows * cols))
+    space = class_space(rows, cols, k, open_cells(rows, cols, order, open_count), tasks_wanted=5)
+    listed = {int(n) for t in range(space.tasks) for n in space.task_classes(t)}
+    digits = space.digits(np.arange(space.total))
+    cells = list(space.bucketed)
+    orbit_min = set()
+    for row in digits:
+        images = [tuple(row[list(p)][cells]) for p in symmetries(rows, cols)]
+        orbit_min.add(int("".join(map(str, min(images))), k) if k > 1 else 0)
+    assert listed == orbit_min
+
+
+def test_partition_and_open_cells() -> None:
+    """Vowels get a bucket of their own, every face lands in exactly one bucket, open cells are whole orbits."""
+    faces = tuple("abcdefghijklmnopqrstuvwxyz")
+    counts = {ch: 100 - i for i, ch in enumerate("etaoinshrdlcumwfgypbvkjxqz")}
+    part = make_partition(faces, "aeiou", counts, 4)
+    assert part.buckets[0] == tuple("aeiou")
+    assert sorted(f for b in part.buckets for f in b) == sorted(faces)
+    order = split_order(3, 3, [[0] * 8 if i == 4 else [0] * 3 for i in range(9)])
+    assert order[0] == 4
+    assert open_cells(3, 3, (4, 1, 3, 5, 7, 0, 2, 6, 8), 4) == frozenset({0, 2, 6, 8})
+    assert open_cells(3, 3, (4, 1, 3, 5, 7, 0, 2, 6, 8), 3) == frozenset()
+    with pytest.raises(BoggleI18nError):
+        make_partition(faces, "aeiou", counts, 40)
+
+
+def small_spec(threshold: int = 0, buckets: int = 3) -> ProofSpec:
+    rules = Rules(min_length=3, scoring=CLASSIC)
+    return proof_spec(SMALL, rules, (2, 3), FACES_2X3, "aeiou", threshold, buckets=buckets, tasks_wanted=12)
+
+
+def test_checkpoint_resume_after_interrupt_equals_straight_run(tmp_path: Path) -> None:
+    """A proof stopped at a random task and resumed gives what one straight run gives, without redoing the
+    finished tasks; a torn last line is dropped and redone."""
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    assert straight.complete and straight.boards
+    path = tmp_path / "proof.ckpt"
+    stop_after = random.Random(3).randint(2, spec.space.tasks - 2)
+
+    def interrupt(p: ProofProgress) -> None:
+        if p.tasks_done >= stop_after:
+            raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        prove(spec, threshold_source="test", checkpoint=path, on_progress=interrupt)
+    _, done, torn = read_checkpoint(path)
+    assert len(done) == stop_after and not torn
+    with open(path, "a", encoding="utf-8") as f:
+        f.write('{"task": 99, "classes"')  # a write cut off by a kill
+    seen: list[int] = []
+    resumed = prove(
+        spec,
+        threshold_source="test",
+        checkpoint=path,
+        resume=True,
+        on_progress=lambda p: seen.append(p.tasks_done),
+    )
+    assert resumed.complete
+    assert resumed.boards == straight.boards
+    assert resumed.classes == straight.classes
+    assert seen[0] == stop_after  # the finished tasks were not run again
+    assert len(read_checkpoint(path)[1]) == spec.space.tasks
+
+
+def test_foreign_or_damaged_checkpoints_are_one_error(tmp_path: Path) -> None:
+    spec = small_spec(threshold=12)
+    path = tmp_path / "proof.ckpt"
+    prove(spec, threshold_source="test", checkpoint=path)
+    other = small_spec(threshold=13)
+    with pytest.raises(BoggleI18nError, match=r"belongs to another proof.*threshold"):
+        prove(other, threshold_source="test", checkpoint=path, resume=True)
+    with pytest.raises(BoggleI18nError, match="exists"):
+        prove(spec, threshold_source="test", checkpoint=path)
+    lines = path.read_text().splitlines()
+    path.write_text("\n".join([lines[0], "{not json", *lines[2:]]) + "\n")
+    with pytest.raises(BoggleI18nError, match="line 2 is damaged"):
+        prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    path.write_text(json.dumps({"some": "json"}) + "\n")
+    with pytest.raises(BoggleI18nError, match="not a boggle-i18n proof checkpoint"):
+        prove(spec, threshold_source="test", checkpoint=path, resume=True)
+
+
+def test_one_and_two_workers_agree() -> None:
+    spec = small_spec(threshold=12)
+    one = prove(spec, threshold_source="test", workers=1)
+    two = prove(spec, threshold_source="test", workers=2)
+    assert one.complete and two.complete
+    assert one.boards == two.boards and one.classes == two.classes
+
+
+def test_estimate_projects_from_a_sample() -> None:
+    spec = small_spec(threshold=12)
+    est = estimate(spec, sample=20)
+    assert est.classes_exact and est.sampled == 20
+    full = prove(spec, threshold_source="test")
+    assert est.classes_total == full.classes
+    assert est.low_seconds <= est.total_seconds <= est.high_seconds
+
+
+def test_a_local_worker_that_dies_costs_only_its_tasks() -> None:
+    """SIGKILL a worker process mid-proof: the pool is rebuilt, unfinished tasks run again, same result."""
+    import multiprocessing
+    import os
+    import signal
+
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    killed: list[int] = []
+
+    def kill_one(p: ProofProgress) -> None:
+        if p.tasks_done >= 1 and not killed:
+            children = multiprocessing.active_children()
+            if children:
+                killed.append(children[0].pid or 0)
+                os.kill(children[0].pid or 0, signal.SIGKILL)
+
+    result = prove(spec, threshold_source="test", workers=2, on_progress=kill_one)
+    assert killed
+    assert result.complete and result.boards == straight.boards and result.classes == straight.classes
+
+
+def test_dask_cluster_with_a_worker_killed_mid_run() -> None:
+    """A real LocalCluster: one worker SIGKILLed after the first task; Dask reruns its tasks, same result."""
+    import os
+    import signal
+
+    distributed = pytest.importorskip("distributed")
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        victim = next(iter(cluster.workers.values())).process.process.pid
+        killed: list[int] = []
+
+        def kill_one(p: ProofProgress) -> None:
+            if p.tasks_done - p.resumed >= 1 and not killed:
+                killed.append(victim)
+                os.kill(victim, signal.SIGKILL)
+
+        result = prove(
+            spec,
+            threshold_source="test",
+            cluster=cluster.scheduler_address,
+            on_progress=kill_one,
+        )
+    assert killed
+    assert result.complete and result.boards == straight.boards and result.classes == straight.classes
+    assert result.cluster is not None
+
+
+# --- the command ---------------------------------------------------------------------------------
+
+MINI_EN = Path(__file__).resolve().parent / "fixtures" / "mini-en.txt"
+
+
+@pytest.fixture
+def mini_store(tmp_path: Path) -> Path:
+    from boggle_i18n import build_lexicon
+
+    store = tmp_path / "store"
+    build_lexicon("en-enable2k", source=MINI_EN, store=store)
+    return store
+
+
+def _invoke(*args: str) -> object:
+    from typer.testing import CliRunner
+
+    from boggle_i18n.cli import app
+
+    return CliRunner().invoke(app, list(args))
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--size", "9x9"], "1 to 64 cells"),
+        (["--size", "0x3"], "size"),
+        (["--resume"], "--resume needs --checkpoint"),
+        (["--threshold", "-1"], "threshold"),
+        (["--buckets", "40"], "buckets"),
+        (["--lang", "xx"], "xx"),
+        (["--output", "{tmp}/no/such/dir/out.json"], "no/such/dir"),
+    ],
+)
+def test_bad_prove_input_is_one_error_line(mini_store: Path, tmp_path: Path, extra: list[str], message: str) -> None:
+    args = ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--store", str(mini_store)]
+    result: Any = _invoke(*args, *[e.replace("{tmp}", str(tmp_path)) for e in extra])
+    assert result.exit_code != 0
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error:") and message in lines[0], lines
+    assert "Traceback" not in result.output
+
+
+def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_path: Path) -> None:
+    """A whole proof through the command, its result file, a checkpoint that refuses to be overwritten, and
+    the proven section of `results`."""
+    folder = tmp_path / "results"
+    folder.mkdir()
+    out = folder / "proof.json"
+    ckpt = tmp_path / "proof.ckpt"
+    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--store", str(mini_store)]
+    result: Any = _invoke(*base, "--threshold", "1", "--checkpoint", str(ckpt), "--output", str(out))
+    assert result.exit_code == 0, result.stderr
+    data = json.loads(out.read_text())
+    assert data["kind"] == "proof" and data["complete"] and data["proven_best"]["score"] >= 1
+    assert data["settings"]["trie_sha256"]
+    again: Any = _invoke(*base, "--threshold", "1", "--checkpoint", str(ckpt))
+    assert again.exit_code == 1 and "exists" in again.stderr
+    resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == data["boards"]
+    page: Any = _invoke("results", str(folder))
+    assert page.exit_code == 0, page.stderr
+    assert "## Proven best boards" in page.stdout and f"**{data['proven_best']['score']}** proven" in page.stdout
