@@ -224,6 +224,27 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
     assert records[0]["score"] == max(r["best"][0]["score"] for r in runs) and records[0]["proven"] is False
     with TestClient(create_app(None, tmp_path / "none")) as c:
         assert c.get("/api/records").json() == {"folder": None, "records": []}
+    # A complete proof file (as `prove --output` writes it) beside the runs: its board is marked proven.
+    proofs = tmp_path / "with-proof"
+    shutil.copytree(data["folder"], proofs)
+    top = max(runs, key=lambda r: r["best"][0]["score"])
+    proof = {
+        "kind": "proof",
+        "complete": True,
+        "proven_best": dict(top["best"][0]),
+        "boards": [top["best"][0]],
+        "threshold": top["best"][0]["score"],
+        "classes": 1,
+        "cpu_seconds": 1.0,
+        "settings": {k: top["settings"][k] for k in ("lexicon", "size", "rules")},
+        "command": "boggle-i18n prove ...",
+    }
+    (proofs / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
+    with TestClient(create_app(None, proofs)) as c:
+        (record,) = c.get("/api/records").json()["records"]
+        assert (
+            record["proven"] is True and record["board"] == top["best"][0]["board"] and record["file"] == "proof.json"
+        )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "x.json").write_text("{", encoding="utf-8")
     with TestClient(create_app(None, tmp_path / "bad")) as c:

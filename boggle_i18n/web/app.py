@@ -290,13 +290,15 @@ class WebApp:
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
 
     def records(self) -> dict[str, Any]:
-        """GET /api/records: the best board per lexicon, size and dice set from the result files `results` reads."""
+        """GET /api/records: the best board per lexicon, size and dice set from the result files `results` reads
+        (optimize's, and prove's proofs)."""
         from ..optimize.results import load_results
+        from ..prove.records import load_proofs
 
         if self.results is None or not self.results.is_dir():
             return {"folder": None, "records": []}
         runs, _known = load_results(self.results)
-        return {"folder": str(self.results), "records": best_records(runs)}
+        return {"folder": str(self.results), "records": best_records([*runs, *load_proofs(self.results)])}
 
     # -- long jobs
 
