@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import random
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from .board.board import Board
@@ -26,6 +26,7 @@ from .limits import check, clip
 from .scoring import Scoring
 from .selection import Selection, select
 from .solver.base import Rules, SolveResult, get_solver
+from .solving import with_lexicon_info
 
 __all__ = [  # `select` is the one function that chooses language, dice, lexicon and rules
     "LETTER_MODES",
@@ -114,15 +115,7 @@ def solve(
         get_language(code).check_faces(board.faces)
     if rules is None:
         rules = rules_for(board, code)
-    result = get_solver(engine).solve(board, lexicon, rules)
-    info = {}
-    if lexicon.manifest_sha256:
-        info = {
-            "manifest_sha256": lexicon.manifest_sha256,
-            "trie_sha256": lexicon.manifest.get("trie_sha256"),
-            "word_count": len(lexicon),
-        }
-    return replace(result, lexicon_info=info)
+    return with_lexicon_info(get_solver(engine).solve(board, lexicon, rules), lexicon)
 
 
 def new_seed() -> int:

@@ -102,6 +102,9 @@ PLACEHOLDERS = {
     "--open": "N",
     "--sample": "N",
     "--checkpoint": "FILE",
+    "--host": "HOST",
+    "--port": "PORT",
+    "--results": "DIR",
 }
 
 

@@ -256,6 +256,20 @@ def test_target_stops_early() -> None:
     assert hit.stopped == "target" and hit.best[0].score >= goal
 
 
+def test_a_stop_callback_ends_the_search_with_its_boards() -> None:
+    """`stop` (the web page's stop button) ends a serial run like Ctrl-C; with workers it is refused."""
+    calls = [0]
+
+    def stop() -> bool:
+        calls[0] += 1
+        return calls[0] > 5
+
+    result = optimize(SMALL, RULES, (3, 3), seed=1, time_limit=60, stop=stop)
+    assert result.stopped == "interrupted" and result.best and result.seconds < 30
+    with pytest.raises(BoggleI18nError, match="serial runs only"):
+        optimize(SMALL, RULES, (3, 3), seed=1, time_limit=1, workers=2, stop=stop)
+
+
 def test_interrupt_keeps_the_best_so_far() -> None:
     """Ctrl-C (SIGINT) during a single-process run stops it and still reports boards."""
     timer = threading.Timer(0.5, lambda: os.kill(os.getpid(), signal.SIGINT))

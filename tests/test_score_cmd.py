@@ -11,9 +11,9 @@ import pytest
 from typer.testing import CliRunner
 
 from boggle_i18n import api
+from boggle_i18n.batch import BatchSettings, LineScorer, read_blocks, score_stream
 from boggle_i18n.cli import app
 from boggle_i18n.lexicon.store import Lexicon
-from boggle_i18n.solver.batch import BatchSettings, LineScorer, read_blocks, score_stream
 
 runner = CliRunner()
 
@@ -100,7 +100,7 @@ def test_plain_blocks_score_the_same_without_the_c_helpers(
     boards_file: Path, built_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where the C kernel was not built, numpy parses plain blocks: the output is the same, byte for byte."""
-    from boggle_i18n.solver import batch
+    from boggle_i18n import batch
 
     args = ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store)]
     with_c = runner.invoke(app, args)

@@ -44,6 +44,7 @@ from . import (  # noqa: E402,F401
     random_cmd,
     results_cmd,
     score_cmd,
+    serve_cmd,
     solve_cmd,
 )
 from .help import use_plain_help  # noqa: E402

@@ -12,8 +12,8 @@ import typer
 
 from ..api import new_seed
 from ..board.notation import parse_size
-from ..selection import select
 from ..solver.base import get_solver
+from ..solving import search_selection
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, fail, handle_errors, load_or_build, note, to_json, warn
@@ -85,7 +85,7 @@ def optimize_cmd(
         pool=pool_size,
     )
     get_solver(engine)  # an unknown engine is a usage error, before any work
-    chosen = select(
+    chosen = search_selection(
         lang=lang,
         lexicon=lexicon_name,
         dice=dice,
@@ -96,7 +96,6 @@ def optimize_cmd(
         store=store,
     )
     shape = chosen.size or (4, 4)
-    chosen = chosen.for_size(shape)
     name = chosen.require_lexicon()
     lang = chosen.language.code
     rules = chosen.rules

@@ -13,12 +13,12 @@ from typing import Any
 
 import typer
 
+from ..batch import BatchSettings, read_blocks, score_stream
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..limits import clip, workers_for
 from ..selection import select
 from ..solver.base import get_solver
-from ..solver.batch import BatchSettings, read_blocks, score_stream
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
 from .render import counted

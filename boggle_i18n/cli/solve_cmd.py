@@ -7,10 +7,11 @@ from pathlib import Path
 import typer
 
 from ..api import solve
-from ..board.notation import parse_board, parse_board_file, parse_size
+from ..board.notation import parse_size
 from ..errors import BoardError
-from ..selection import Selection, select
+from ..selection import Selection
 from ..solver.base import get_solver
+from ..solving import choose_board, solution_dict
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
@@ -125,37 +126,30 @@ def solve_cmd(
     get_solver(engine)  # an unknown engine is a usage error, before any work
     check_output(output)
     text, file_format = read_board_text(board, board_file)
-    chosen = select(
+    # Parsed first: a typo in the board should not wait for a lexicon build.
+    chosen, parsed = choose_board(
+        text,
         lang=lang,
         lexicon=lexicon_name,
         dice=dice,
+        size=parse_size(size) if size else None,
         min_length=min_length,
         scoring=scoring,
         diagonals=not no_diagonals,
         bare_q=bare_q,
         store=store,
+        file_format=file_format,
     )
-    # Parse first: a typo in the board should not wait for a lexicon build.
-    shape = parse_size(size) if size else None
-    parsed = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, shape)
-    chosen = chosen.for_size(parsed.size)
     name = chosen.require_lexicon()
     for message in chosen.warnings:
         warn(message)
     lexicon = load_or_build(name, store)
     result = solve(parsed, lexicon, chosen.rules, lang=chosen.language.code, engine=engine)
     if json_out:
-        data = result.to_dict()
-        data = {**{k: data[k] for k in ("board", "rows", "cols")}, **_choice(chosen), **data}
-        emit(to_json(data), output)
+        emit(to_json(solution_dict(chosen, result)), output)
     else:
         emit(render_result(result, paths=paths, lang=chosen.language.code, dice=_dice_id(chosen)), output)
 
 
 def _dice_id(chosen: Selection) -> str | None:
     return chosen.dice.id if chosen.dice else None
-
-
-def _choice(chosen: Selection) -> dict[str, str | None]:
-    """The language and dice set a result was played with, for its JSON."""
-    return {"lang": chosen.language.code, "dice": _dice_id(chosen)}

@@ -122,6 +122,7 @@ def optimize(
     engine: str = "fast",
     params: Params | None = None,
     on_progress: Callable[[Progress], None] | None = None,
+    stop: Callable[[], bool] | None = None,
 ) -> OptimizeResult:
     """Search boards of `shape` for the highest score under `rules`.
 
@@ -130,6 +131,8 @@ def optimize(
     `strategy` (hill, anneal, pool) until `restarts` are done, `time_limit`
     seconds pass, a board reaches `target`, or Ctrl-C; on `workers` local
     processes, or on a Dask cluster at `cluster` (an address or a Client).
+    `stop` (serial runs only) is asked between batches; once true the search ends
+    with the boards found so far, as Ctrl-C does (the web app's stop button).
     """
     workers = check_request(
         strategy=strategy,
@@ -145,6 +148,8 @@ def optimize(
     )
     if restarts is None and time_limit is None and target is None:
         raise BoggleI18nError("give a number of restarts, a time limit or a target score, or the search never ends")
+    if stop is not None and (workers > 1 or cluster is not None):
+        raise BoggleI18nError("a stop callback works on serial runs only (workers=1, no cluster)")
     params = params or Params()
     if iterations is not None:
         params = Params(**{**params.__dict__, "iterations": iterations})
@@ -161,12 +166,12 @@ def optimize(
         outcome = run_processes(job, workers, on_progress)
     else:
         problem.prepare(lexicon)
-        outcome = run_serial(job, on_progress)
+        outcome = run_serial(job, on_progress, stop)
     seconds = time.monotonic() - started
     reports = outcome.reports
     best = merge_top(reports, top)
     reached = target is not None and any(r.reached for r in reports)
-    if outcome.interrupted:
+    if outcome.interrupted or (stop is not None and stop()):
         stopped = "interrupted"
     elif reached:
         stopped = "target"

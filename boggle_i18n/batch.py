@@ -19,12 +19,12 @@ from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO
 
-from ..board.board import Board
-from ..board.notation import parse_board
-from ..errors import BoggleI18nError, EngineError
-from ..limits import MAX_LINE, workers_for
-from .base import get_solver
-from .scorer import Scorer, prepare_scorer
+from .board.board import Board
+from .board.notation import parse_board
+from .errors import BoggleI18nError, EngineError
+from .limits import MAX_LINE, workers_for
+from .solver.base import get_solver
+from .solver.scorer import Scorer, prepare_scorer
 
 BLOCK = 1 << 15  # bytes of input a worker takes at a time: about 1,900 4x4 boards, 10 ms of work
 
@@ -61,8 +61,8 @@ class LineScorer:
     """Parses and scores board lines under fixed settings; one prepared scorer per board shape."""
 
     def __init__(self, settings: BatchSettings, lexicon: Any = None) -> None:
-        from ..api import load_lexicon
-        from ..selection import select
+        from .api import load_lexicon
+        from .selection import select
 
         s = self.settings = settings
         self.selection = select(
@@ -283,7 +283,7 @@ class LineScorer:
 
 def _line_helpers() -> Any:
     """The C kernel's `plain_codes`/`format_rows`, or None where it was not built (numpy does their work then)."""
-    from .fast import c_kernel_built, load_kernel
+    from .solver.fast import c_kernel_built, load_kernel
 
     return load_kernel("c") if c_kernel_built() else None
 

@@ -1,0 +1,83 @@
+"""`serve`: the local web page (needs the [web] extra: Starlette and uvicorn)."""
+
+from __future__ import annotations
+
+import socket
+import threading
+import webbrowser
+from pathlib import Path
+from typing import Any
+
+import typer
+
+from ..errors import BoggleI18nError
+from . import app
+from .common import StoreOption, handle_errors, note
+from .errors import os_error_message
+
+
+def _require_web() -> None:
+    try:
+        import starlette  # noqa: F401
+        import uvicorn  # noqa: F401
+    except ImportError:
+        raise BoggleI18nError("serve needs the web extra: pip install 'boggle-i18n[web]'") from None
+
+
+@app.command("serve")
+@handle_errors
+def serve_cmd(
+    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help="Address to listen on (0.0.0.0: every one)."),
+    port: int = typer.Option(8000, "--port", min=0, max=65535, metavar="PORT", help="Port (0: any free one)."),
+    store: Path | None = StoreOption,
+    results: Path = typer.Option(
+        Path("results"), "--results", metavar="DIR", help="Result files the Records page shows (optimize --output)."
+    ),
+    open_page: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
+) -> None:
+    """Serve the web page: solve, play, share, compare and search boards in every language (Ctrl-C stops)."""
+    _require_web()
+    import uvicorn
+
+    from ..web import create_app
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
+    # response waits about 40 ms for a delayed ACK between its header and body writes).
+    sock = socket.socket(family, socket.SOCK_STREAM, socket.IPPROTO_TCP)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind((host, port))
+    except OSError as exc:
+        sock.close()
+        raise BoggleI18nError(f"cannot listen on {host}:{port}: {os_error_message(exc)}") from None
+    except (socket.gaierror, UnicodeError) as exc:  # pragma: no cover - gaierror is an OSError
+        sock.close()
+        raise BoggleI18nError(f"cannot listen on {host}:{port}: {exc}") from None
+    bound = sock.getsockname()[1]
+    shown = f"[{host}]" if ":" in host else host
+    url = f"http://{shown}:{bound}/"
+    web_app = create_app(store, results.resolve())
+    config = uvicorn.Config(
+        web_app,
+        log_level="warning",
+        access_log=False,
+        timeout_graceful_shutdown=5,
+    )
+
+    class Server(uvicorn.Server):
+        """Ctrl-C first stops the running jobs, so their event streams end and every connection closes at once."""
+
+        def handle_exit(self, sig: int, frame: Any) -> None:
+            web_app.state.web.jobs.stop_all()
+            super().handle_exit(sig, frame)
+
+    server = Server(config)
+    note(f"boggle-i18n serving {url} (Ctrl-C stops)")
+    if open_page:
+        threading.Timer(0.5, webbrowser.open, args=(url,)).start()
+    try:
+        server.run(sockets=[sock])
+    except KeyboardInterrupt:  # uvicorn shut down gracefully (jobs stopped), then re-raised Ctrl-C: the normal end
+        pass
+    note("boggle-i18n serve: stopped")

@@ -1,0 +1,95 @@
+"""From typed options and a board text to a solved board and its JSON: what `solve` and the web app share.
+
+    selection, board = choose_board("trap/kaas/oven/blij", lang="nl")
+    result = solve(board, load_lexicon(selection.require_lexicon()), selection.rules)
+    document = solution_dict(selection, result)     # the object `solve --json` prints and /api/solve returns
+
+The board is parsed before any lexicon is loaded, so a typo never waits for a
+build; its size then decides the dice set and rules (`Selection.for_size`).
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import replace
+from typing import Any
+
+from .board.board import Board
+from .board.notation import parse_board, parse_board_file
+from .lexicon.store import Lexicon
+from .selection import Selection, select
+from .solver.base import SolveResult
+
+
+def choose_board(
+    text: str,
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    dice: str | None = None,
+    size: tuple[int, int] | None = None,
+    min_length: int | None = None,
+    scoring: str | None = None,
+    diagonals: bool = True,
+    bare_q: str | None = None,
+    store: str | os.PathLike[str] | None = None,
+    file_format: bool = False,
+) -> tuple[Selection, Board]:
+    """Parse `text` with the chosen language's shorthands and fit the selection to the board's size."""
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon,
+        dice=dice,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=diagonals,
+        bare_q=bare_q,
+        store=store,
+    )
+    board = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, size)
+    return chosen.for_size(board.size), board
+
+
+def search_selection(
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    dice: str | None = None,
+    size: tuple[int, int] | None = None,
+    min_length: int | None = None,
+    scoring: str | None = None,
+    diagonals: bool = True,
+    store: str | os.PathLike[str] | None = None,
+) -> Selection:
+    """What `optimize` searches (the command and the web page's Search): the size asked, else the dice set's,
+    else 4x4, with the rules of that size."""
+    chosen = select(
+        lang=lang,
+        lexicon=lexicon,
+        dice=dice,
+        size=size,
+        min_length=min_length,
+        scoring=scoring,
+        diagonals=diagonals,
+        store=store,
+    )
+    return chosen.for_size(chosen.size or (4, 4))
+
+
+def with_lexicon_info(result: SolveResult, lexicon: Lexicon) -> SolveResult:
+    """The result carrying its lexicon's identity (manifest and trie checksums, word count), as `solve --json` shows."""
+    if not lexicon.manifest_sha256:
+        return result
+    info = {
+        "manifest_sha256": lexicon.manifest_sha256,
+        "trie_sha256": lexicon.manifest.get("trie_sha256"),
+        "word_count": len(lexicon),
+    }
+    return replace(result, lexicon_info=info)
+
+
+def solution_dict(selection: Selection, result: SolveResult) -> dict[str, Any]:
+    """The JSON document of a solved board: board and shape first, then language and dice set, then the result."""
+    data = result.to_dict()
+    dice = selection.dice.id if selection.dice else None
+    return {**{k: data[k] for k in ("board", "rows", "cols")}, "lang": selection.language.code, "dice": dice, **data}

@@ -1,0 +1,614 @@
+"""The web app: a JSON API under /api/ and one static page, over the same library calls as the CLI.
+
+Every endpoint parses its parameters, calls the library (`solving`, `api.roll`,
+`compare`, `optimize`, `optimize.results`) and returns JSON. A user's mistake is
+a 4xx with `{"error": "one line"}`; a lexicon still being built is a 202 with its
+progress lines; nothing answers with a traceback. The endpoints are listed in
+docs/web.md (tests/test_web_api.py checks that list against `ROUTES`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import threading
+import unicodedata
+from collections.abc import AsyncIterator, Callable, Mapping, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.types import ASGIApp, Receive, Scope, Send
+
+from ..api import roll
+from ..board.notation import parse_size
+from ..errors import BoggleI18nError
+from ..lexicon.store import lexicon_name
+from ..selection import select
+from ..solving import choose_board, search_selection, solution_dict, with_lexicon_info
+from .state import Building, Busy, Job, Jobs, Lexicons, Scorers
+
+STATIC = Path(__file__).resolve().parent / "static"
+MAX_QUERY = 2048  # bytes of query string
+MAX_BODY = 16 * 1024  # bytes of a POST body
+MAX_CELLS = 100  # a board the page solves or rolls: up to 10x10
+MAX_SIDE = 10
+MAX_WORD = 64
+MAX_COMPARE_LANGS = 8
+MAX_COMPARE_BOARDS = 20_000
+MAX_SEARCH_SECONDS = 600.0
+
+
+class BadRequest(BoggleI18nError):
+    """A parameter the page (or a client) got wrong: 400."""
+
+
+def error(message: str, status: int = 400) -> JSONResponse:
+    """The one error shape: `{"error": "..."}`."""
+    return JSONResponse({"error": message}, status_code=status)
+
+
+# ---------------------------------------------------------------- parameters
+
+
+def _text(params: Mapping[str, Any], key: str, default: str | None = None, limit: int = 512) -> str | None:
+    value = params.get(key, default)
+    if value is None or value == "":
+        return default
+    if not isinstance(value, str):
+        raise BadRequest(f"{key} must be a string")
+    if len(value) > limit:
+        raise BadRequest(f"{key} is longer than {limit} characters")
+    return value
+
+
+def _int(params: Mapping[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
+    value = params.get(key)
+    if value is None or value == "":
+        return default
+    try:
+        number = int(value)
+    except (TypeError, ValueError):
+        raise BadRequest(f"{key} must be a whole number, not {str(value)[:40]!r}") from None
+    if isinstance(value, bool) or not low <= number <= high:
+        raise BadRequest(f"{key} must be between {low} and {high}, not {number}")
+    return number
+
+
+def _float(params: Mapping[str, Any], key: str, default: float, low: float, high: float) -> float:
+    value = params.get(key)
+    if value is None or value == "":
+        return default
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        raise BadRequest(f"{key} must be a number, not {str(value)[:40]!r}") from None
+    if not low <= number <= high:  # NaN fails too
+        raise BadRequest(f"{key} must be between {low:g} and {high:g}")
+    return number
+
+
+def _bool(params: Mapping[str, Any], key: str, default: bool) -> bool:
+    value = params.get(key)
+    if value is None or value == "":
+        return default
+    if isinstance(value, bool):
+        return value
+    text = str(value).lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise BadRequest(f"{key} must be true or false, not {text[:40]!r}")
+
+
+def _size(params: Mapping[str, Any]) -> tuple[int, int] | None:
+    text = _text(params, "size", limit=16)
+    if text is None:
+        return None
+    shape = parse_size(text)
+    _check_shape(shape)
+    return shape
+
+
+def _check_shape(shape: tuple[int, int]) -> None:
+    rows, cols = shape
+    if rows > MAX_SIDE or cols > MAX_SIDE or rows * cols > MAX_CELLS:
+        raise BadRequest(f"a {rows}x{cols} board is too large here (at most {MAX_SIDE}x{MAX_SIDE})")
+
+
+def _lexicon(params: Mapping[str, Any]) -> str | None:
+    """A store name only: a path (recipe .toml, trie .marisa) never comes from a web client."""
+    text = _text(params, "lexicon", limit=64)
+    return lexicon_name(text) if text is not None else None
+
+
+def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
+    """The rule options `select` takes, as the page sends them."""
+    return {
+        "lang": _text(params, "lang", limit=16),
+        "lexicon": _lexicon(params),
+        "dice": _text(params, "dice", limit=64),
+        "min_length": _int(params, "min_length", None, 1, MAX_CELLS),
+        "scoring": _text(params, "scoring", limit=200),
+        "diagonals": _bool(params, "diagonals", True),
+    }
+
+
+async def _json_body(request: Request) -> dict[str, Any]:
+    try:
+        announced = int(request.headers.get("content-length") or 0)
+    except ValueError:
+        raise BadRequest("Content-Length is not a number") from None
+    if announced > MAX_BODY:
+        raise BadRequest(f"request body over {MAX_BODY} bytes")
+    body = b""
+    async for chunk in request.stream():  # never more than MAX_BODY read, whatever the header said
+        body += chunk
+        if len(body) > MAX_BODY:
+            raise BadRequest(f"request body over {MAX_BODY} bytes")
+    try:
+        data = json.loads(body or b"{}")
+    except ValueError:
+        raise BadRequest("request body is not JSON") from None
+    if not isinstance(data, dict):
+        raise BadRequest("request body must be a JSON object")
+    return data
+
+
+# ---------------------------------------------------------------- the app
+
+
+class WebApp:
+    """The routes and the state they share (store, loaded lexicons, scorers, jobs, results folder)."""
+
+    def __init__(self, store: str | os.PathLike[str] | None = None, results: Path | None = None) -> None:
+        self.store = store
+        self.results = results
+        self.lexicons = Lexicons(store)
+        self.scorers = Scorers()
+        self.jobs = Jobs()
+        self._counts: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
+        self._lock = threading.Lock()
+        self._languages: tuple[tuple[tuple[str, int, int], ...], dict[str, Any]] | None = None
+
+    # -- solving
+
+    def solve(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """GET /api/solve: the `solve --json` document of a board."""
+        text = _text(params, "board", limit=1000)
+        if text is None:
+            raise BadRequest("give a board, e.g. board=trap/kaas/oven/blij")
+        rules = _rules(params)
+        selection, board = choose_board(
+            text, size=_size(params), bare_q=_text(params, "bare_q", limit=4), store=self.store, **rules
+        )
+        _check_shape(board.size)
+        lexicon = self.lexicons.get(selection.require_lexicon())
+        result = with_lexicon_info(self.scorers.solve(lexicon, selection.rules, board), lexicon)
+        return {**solution_dict(selection, result), "warnings": list(selection.warnings)}
+
+    def roll(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """GET /api/roll: a rolled board (dice, or letters drawn cell by cell) and its seed."""
+        letters = _text(params, "letters", limit=16)
+        lang = _text(params, "lang", limit=16)
+        dice = _text(params, "dice", limit=64)
+        size = _size(params)
+        seed = _int(params, "seed", None, 0, 2**63 - 1)
+        lexicon = counts = None
+        if letters is not None and letters.strip().lower() == "lexicon":
+            chosen = select(lang=lang, lexicon=_lexicon(params), store=self.store)
+            lexicon = self.lexicons.get(chosen.require_lexicon())
+            counts = self._letter_counts(lexicon, chosen.language.dice)
+        rolled = roll(
+            dice=dice, lang=lang, size=size, letters=letters, seed=seed, letter_counts=counts, lexicon=lexicon
+        )
+        _check_shape(rolled.board.size)
+        return rolled.to_dict()
+
+    def _letter_counts(self, lexicon: Any, dice_ids: Sequence[str]) -> dict[str, int]:
+        """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon."""
+        from ..api import face_counts
+        from ..board.dice import get_dice
+
+        key = (id(lexicon), tuple(dice_ids))
+        with self._lock:
+            counts = self._counts.get(key)
+        if counts is None:
+            faces = set(str(lexicon.manifest.get("alphabet", "")))
+            for d in dice_ids:
+                faces |= get_dice(d).faces
+            counts = face_counts(lexicon, sorted(faces - {""}))
+            with self._lock:
+                self._counts[key] = counts
+        return counts
+
+    def lookup(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """GET /api/lookup: whether the lexicon holds a word (a thin call, the library's lookup once it exists)."""
+        word = _text(params, "word", limit=MAX_WORD)
+        if word is None:
+            raise BadRequest("give a word, e.g. word=kaas")
+        selection = select(lang=_text(params, "lang", limit=16), lexicon=_lexicon(params), store=self.store)
+        lexicon = self.lexicons.get(selection.require_lexicon())
+        return {"lexicon": lexicon.name, "lang": selection.language.code, **is_word(lexicon, word)}
+
+    # -- listings
+
+    def languages(self) -> dict[str, Any]:
+        """GET /api/languages: every language with its lexicons, dice sets and rules, and the scoring presets.
+
+        Worked out once (22 languages' recipes take about 150 ms to read), again only when the store's
+        manifests change (a lexicon built or removed): the page asks for it on every load.
+        """
+        key = _store_state(self.store)
+        with self._lock:
+            if self._languages is not None and self._languages[0] == key:
+                return self._languages[1]
+        answer = self._languages_now()
+        with self._lock:
+            self._languages = (key, answer)
+        return answer
+
+    def _languages_now(self) -> dict[str, Any]:
+        from ..board.dice import get_dice
+        from ..language_info import language_overview
+        from ..scoring import presets
+
+        langs = language_overview(self.store)
+        for lang in langs:
+            lang["dice_sets"] = [
+                {"id": d, "size": f"{ds.rows}x{ds.cols}", "min_length": ds.min_word_length, "scoring": ds.scoring}
+                for d in lang["boards"]["dice"]
+                for ds in [get_dice(d)]
+            ]
+        return {"languages": langs, "scoring": sorted(presets())}
+
+    def lexicon_list(self) -> dict[str, Any]:
+        """GET /api/lexicons: what the store holds, and what this server has loaded or is building."""
+        from ..lexicon.store import built_lexicons
+
+        built = {
+            name: {
+                "lang": m.get("language"),  # the manifest's stored key; the API's vocabulary is `lang` (docs/json.md)
+                **{k: m.get(k) for k in ("word_count", "licence", "trie_sha256")},
+            }
+            for name, m in built_lexicons(self.store).items()
+        }
+        return {"built": built, "server": self.lexicons.status()}
+
+    def lexicon_status(self, name: str) -> dict[str, Any]:
+        """GET /api/lexicons/NAME: this server's load or build of one lexicon (starts it if not started)."""
+        name = lexicon_name(name)
+        try:
+            lexicon = self.lexicons.get(name, wait=0.05)
+        except Building as exc:
+            return {"name": name, "state": "building", "lines": exc.lines}
+        return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
+
+    def records(self) -> dict[str, Any]:
+        """GET /api/records: the best board per lexicon, size and dice set from the result files `results` reads
+        (optimize's, and prove's proofs)."""
+        from ..optimize.results import load_results
+        from ..prove.records import load_proofs
+
+        if self.results is None or not self.results.is_dir():
+            return {"folder": None, "records": []}
+        runs, _known = load_results(self.results)
+        return {"folder": str(self.results), "records": best_records([*runs, *load_proofs(self.results)])}
+
+    # -- long jobs
+
+    def start_compare(self, data: Mapping[str, Any]) -> Job:
+        """POST /api/compare: a compare job (checked before it starts)."""
+        from ..compare import check_request, compare_language, table_headers, table_rows
+
+        langs = data.get("langs")
+        if not isinstance(langs, list) or not all(isinstance(x, str) and len(x) <= 16 for x in langs):
+            raise BadRequest("langs must be a list of language codes")
+        if len(langs) > MAX_COMPARE_LANGS:
+            raise BadRequest(f"compare at most {MAX_COMPARE_LANGS} languages at a time")
+        shape = _size(data) or (4, 4)
+        n_boards = _int(data, "boards", 1000, 1, MAX_COMPARE_BOARDS)
+        seed = _int(data, "seed", 0, 0, 2**63 - 1)
+        assert n_boards is not None and seed is not None
+        check_request(langs, shape, n_boards)
+        params = {"langs": langs, "size": f"{shape[0]}x{shape[1]}", "boards": n_boards, "seed": seed}
+
+        def work(job: Job) -> dict[str, Any]:
+            results = []
+            for lang in langs:
+                if job.stop.is_set():
+                    break
+                job.emit({"message": f"{lang}: loading lexicon"})
+                results.append(
+                    compare_language(
+                        lang,
+                        size=shape,
+                        n_boards=n_boards,
+                        seed=seed,
+                        store=self.store,
+                        loader=lambda name: self.lexicons.get(name, wait=3600),
+                        progress=lambda message: job.emit({"message": message}),
+                    )
+                )
+                job.emit({"message": f"{lang}: done", "done": len(results), "of": len(langs)})
+            if not results:
+                return {"params": params, "headers": [], "rows": [], "languages": []}
+            languages = [{**r.to_dict(with_boards=False), "scores": r.scores} for r in results]
+            return {
+                "params": params,
+                "headers": table_headers(results),
+                "rows": table_rows(results),
+                "languages": languages,
+            }
+
+        return self.jobs.start("compare", params, work)
+
+    def start_optimize(self, data: Mapping[str, Any]) -> Job:
+        """POST /api/optimize: a search job (one worker thread; stopped by its page, its time limit or shutdown)."""
+        from ..optimize import optimize
+        from ..optimize.problem import free_faces
+
+        rules = _rules(data)
+        seconds = _float(data, "time_limit", 30.0, 0.5, MAX_SEARCH_SECONDS)
+        seed = _int(data, "seed", None, 0, 2**63 - 1)
+        strategy = _text(data, "strategy", "hill", limit=16) or "hill"
+        chosen = search_selection(size=_size(data), store=self.store, **rules)
+        shape = chosen.size or (4, 4)
+        _check_shape(shape)
+        name = chosen.require_lexicon()
+        if seed is None:
+            from ..api import new_seed
+
+            seed = new_seed()
+        dice = rules["dice"]
+        code = chosen.language.code
+        params = {"lang": code, "lexicon": name, "size": f"{shape[0]}x{shape[1]}", "dice": dice}
+        params.update(time_limit=seconds, seed=seed, strategy=strategy, rules=chosen.rules.to_dict())
+
+        def work(job: Job) -> dict[str, Any]:
+            job.emit({"message": f"loading lexicon {name}"})
+            lexicon = self.lexicons.get(name, wait=3600)
+            faces = None if dice else free_faces(code, shape, lexicon)
+
+            def on_progress(p: Any) -> None:
+                rate = p.evaluated / p.elapsed if p.elapsed > 0 else 0.0
+                job.emit({"best": p.best_score, "evaluated": p.evaluated, "rate": round(rate), "elapsed": p.elapsed})
+
+            result = optimize(
+                lexicon,
+                chosen.rules,
+                shape,
+                dice=dice,
+                faces=faces,
+                strategy=strategy,
+                seed=seed,
+                time_limit=seconds,
+                on_progress=on_progress,
+                stop=job.stop.is_set,
+            )
+            return {**result.to_dict(), "lang": code}
+
+        return self.jobs.start("optimize", params, work)
+
+
+def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
+    """The best board per lexicon, size and dice set over result files: `optimize` runs (best found) and
+    `prove` runs (`"kind": "proof"`; a complete one's `proven_best` is marked proven and wins a tie)."""
+    best: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for run in runs:
+        settings = run.get("settings") or {}
+        proof = run.get("kind") == "proof"
+        top = run.get("proven_best") if proof and run.get("complete") else None
+        if top is None and run.get("best"):
+            top = run["best"][0]
+        if not isinstance(top, Mapping) or "board" not in top or "score" not in top:
+            continue
+        key = (str(settings.get("lexicon")), str(settings.get("size")), str(settings.get("dice") or ""))
+        record = {
+            "lang": run.get("lang"),
+            "lexicon": settings.get("lexicon"),
+            "size": settings.get("size"),
+            "dice": settings.get("dice"),
+            "rules": settings.get("rules"),
+            "board": top["board"],
+            "score": top["score"],
+            "n_words": top.get("n_words"),
+            "proven": bool(proof and run.get("proven_best")),
+            "command": run.get("command"),
+            "file": run.get("_file"),
+        }
+        held = best.get(key)
+        if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):
+            best[key] = record
+    return sorted(best.values(), key=lambda r: (str(r["lang"]), str(r["lexicon"]), str(r["size"]), -r["score"]))
+
+
+def _store_state(store: str | os.PathLike[str] | None) -> tuple[tuple[str, int, int], ...]:
+    """The store's manifests by name, modification time and size: changes when a lexicon is built or removed."""
+    from ..storage import store_dir
+
+    try:
+        with os.scandir(store_dir(store)) as entries:
+            return tuple(
+                sorted((e.name, e.stat().st_mtime_ns, e.stat().st_size) for e in entries if e.name.endswith(".json"))
+            )
+    except OSError:
+        return ()
+
+
+def is_word(lexicon: Any, word: str) -> dict[str, Any]:
+    """Whether `lexicon` holds `word`, looked up as typed, then NFC and lower-cased (the form tries store)."""
+    key = unicodedata.normalize("NFC", word.strip()).lower()
+    return {"word": word, "key": key, "found": key in lexicon}
+
+
+# ---------------------------------------------------------------- ASGI wiring
+
+
+class QueryLimit:
+    """Refuses a query string over MAX_QUERY bytes with 414 before any route sees it."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "http" and len(scope.get("query_string", b"")) > MAX_QUERY:
+            await error(f"query string over {MAX_QUERY} bytes", 414)(scope, receive, send)
+            return
+        await self.app(scope, receive, send)
+
+
+def create_app(store: str | os.PathLike[str] | None = None, results: Path | None = None) -> Starlette:
+    """The ASGI app: the API, the page and its assets (from the package, never outside STATIC)."""
+    web = WebApp(store, results)
+
+    def sync(call: Callable[[Mapping[str, Any]], dict[str, Any]]) -> Callable[[Request], Any]:
+        async def endpoint(request: Request) -> Response:
+            params = dict(request.query_params)
+            return await _answer(lambda: call(params))
+
+        return endpoint
+
+    async def _answer(call: Callable[[], Any], status: int = 200) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        try:
+            return JSONResponse(await run_in_threadpool(call), status_code=status)
+        except Building as exc:
+            return JSONResponse(
+                {"building": exc.name, "lines": exc.lines, "error": f"lexicon {exc.name!r} is being built: try again"},
+                status_code=202,
+            )
+        except Busy as exc:
+            return error(str(exc), 429)
+        except BoggleI18nError as exc:
+            return error(str(exc))
+
+    async def languages(request: Request) -> Response:
+        return await _answer(web.languages)
+
+    async def lexicons(request: Request) -> Response:
+        return await _answer(web.lexicon_list)
+
+    async def lexicon(request: Request) -> Response:
+        return await _answer(lambda: web.lexicon_status(request.path_params["name"]))
+
+    async def records(request: Request) -> Response:
+        return await _answer(web.records)
+
+    async def start(request: Request) -> Response:
+        data = {}
+        try:
+            data = await _json_body(request)
+        except BadRequest as exc:
+            return error(str(exc))
+        kind = request.url.path.rsplit("/", 1)[-1]
+        starter = web.start_compare if kind == "compare" else web.start_optimize
+        return await _answer(lambda: starter(data).to_dict(), status=202)
+
+    def _job(request: Request) -> Job:
+        job = web.jobs.get(request.path_params["job"])
+        if job is None:
+            raise HTTPException(404, "no such job (unknown, or finished long ago)")
+        return job
+
+    async def job_state(request: Request) -> Response:
+        return JSONResponse(_job(request).to_dict())
+
+    async def job_stop(request: Request) -> Response:
+        job = _job(request)
+        job.stop.set()
+        return JSONResponse({"id": job.id, "state": job.state, "stopping": True})
+
+    async def job_events(request: Request) -> Response:
+        job = _job(request)
+
+        async def stream() -> AsyncIterator[str]:
+            sent = 0
+            try:
+                while True:
+                    events = job.events
+                    while sent < len(events):
+                        yield f"event: progress\ndata: {json.dumps(events[sent])}\n\n"
+                        sent += 1
+                    if job.state != "running":
+                        yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
+                        return
+                    if web.jobs.closing.is_set() and job.thread is not None:
+                        await asyncio.to_thread(job.thread.join, 2.0)  # stopped with the server: its last word
+                        yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
+                        return
+                    if await request.is_disconnected():
+                        return
+                    await asyncio.sleep(0.2)
+            finally:
+                if job.state == "running":
+                    job.stop.set()  # the page went away: its job goes with it
+
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+
+    async def page(request: Request) -> Response:
+        return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
+
+    async def not_found(request: Request, exc: Exception) -> Response:
+        if isinstance(exc, HTTPException):
+            return error(str(exc.detail), exc.status_code)
+        return error("not found", 404)
+
+    async def internal(request: Request, exc: Exception) -> Response:
+        return error(f"internal error ({type(exc).__name__}); the server log has no more than this line", 500)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        yield
+        web.jobs.shutdown()
+
+    routes = [
+        Route("/", page),
+        Route("/api/languages", languages),
+        Route("/api/lexicons", lexicons),
+        Route("/api/lexicons/{name}", lexicon),
+        Route("/api/solve", sync(web.solve)),
+        Route("/api/roll", sync(web.roll)),
+        Route("/api/lookup", sync(web.lookup)),
+        Route("/api/records", records),
+        Route("/api/compare", start, methods=["POST"]),
+        Route("/api/optimize", start, methods=["POST"]),
+        Route("/api/jobs/{job}", job_state),
+        Route("/api/jobs/{job}/events", job_events),
+        Route("/api/jobs/{job}/stop", job_stop, methods=["POST"]),
+        Mount("/static", StaticFiles(directory=STATIC), name="static"),
+    ]
+    app = Starlette(
+        routes=routes,
+        exception_handlers={HTTPException: not_found, 404: not_found, Exception: internal},
+        lifespan=lifespan,
+    )
+    app.state.web = web
+    app.add_middleware(QueryLimit)
+    return app
+
+
+ROUTES = (
+    "GET /api/languages",
+    "GET /api/lexicons",
+    "GET /api/lexicons/{name}",
+    "GET /api/solve",
+    "GET /api/roll",
+    "GET /api/lookup",
+    "GET /api/records",
+    "POST /api/compare",
+    "POST /api/optimize",
+    "GET /api/jobs/{job}",
+    "GET /api/jobs/{job}/events",
+    "POST /api/jobs/{job}/stop",
+)

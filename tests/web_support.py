@@ -1,0 +1,68 @@
+"""What the web tests share: a store with en-enable2k, en, nl and uk (Ukrainian, non-Latin), and a real server."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+from conftest import require_file
+
+from boggle_i18n.lexicon.build import build_lexicon
+
+REPO = Path(__file__).resolve().parent.parent
+
+
+def make_web_store(root: Path, built_store: Path) -> Path:
+    """en-enable2k, en and nl copied from the session's built store; uk built from Debian's wukrainian."""
+    root.mkdir(parents=True, exist_ok=True)
+    for name in ("en-enable2k", "en", "nl"):
+        for suffix in (".marisa", ".json"):
+            shutil.copy(built_store / f"{name}{suffix}", root / f"{name}{suffix}")
+    source = require_file(Path("/usr/share/dict/ukrainian"), "Debian's wukrainian (.ci/debian-lists.txt)")
+    build_lexicon("uk", source=source, store=root, download=False)
+    return root
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class Server:
+    """`boggle-i18n serve` in a subprocess, as a user starts it; stopped with Ctrl-C (SIGINT)."""
+
+    def __init__(self, store: Path, results: Path) -> None:
+        self.port = free_port()
+        env = {**os.environ, "BOGGLE_I18N_HOME": str(store), "BOGGLE_I18N_OFFLINE": "1"}
+        args = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(self.port), "--results", str(results)]
+        self.proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True)
+        self.url = f"http://127.0.0.1:{self.port}"
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                with urllib.request.urlopen(self.url + "/api/languages", timeout=5):
+                    break
+            except OSError:
+                if self.proc.poll() is not None or time.monotonic() > deadline:
+                    said = self.proc.stderr.read() if self.proc.stderr else ""
+                    raise RuntimeError(f"server did not start: {said}") from None
+                time.sleep(0.2)
+
+    def stop(self) -> tuple[int, str]:
+        """Ctrl-C; the exit code and what the server said on stderr."""
+        import signal
+
+        self.proc.send_signal(signal.SIGINT)
+        try:
+            _, err = self.proc.communicate(timeout=20)
+        except subprocess.TimeoutExpired:
+            self.proc.kill()
+            _, err = self.proc.communicate()
+        return self.proc.returncode, err
