@@ -191,7 +191,7 @@ def test_compare_table_and_json(small_store: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["lang", "boards", "from"]
     assert lines[2].startswith("en ") and "dice en-" in lines[2]
-    assert lines[3].startswith("es (beta)") and "distribution (alphabet)" in lines[3]
+    assert lines[3].startswith("es ") and "distribution (alphabet)" in lines[3]
     assert "--seed 3" in result.stdout
     assert "es: 120 4x4 boards, letter distribution" in result.stderr  # progress on stderr
     data = _json("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))

@@ -105,7 +105,7 @@ def test_spanish_keeps_enye_folds_accents(built_store: Path) -> None:
     assert "pinguino" in es and "pingüino" not in es
     assert set(es.manifest["alphabet"]) <= set(get_language("es").alphabet)
     assert "ñ" in es.manifest["alphabet"]
-    assert es.manifest["status"] == "beta"
+    assert es.manifest["status"] == "stable"
     assert es.manifest["source"]["upstream"] == load_recipe("es").source.upstream
 
 
@@ -126,7 +126,8 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
     text = runner.invoke(app, ["languages", "--store", str(built_store)])
     assert text.exit_code == 0, text.output
     assert "pl     Polski (Polish)  [stable]" in text.stdout
-    assert "es     Español (Spanish)  [beta: wspanish has only 86,016 lemmas" in text.stdout
+    assert "sv     Svenska (Swedish)  [beta: wswedish is a 1998 ispell list" in text.stdout
+    assert "es     Español (Spanish)  [stable]" in text.stdout
     assert "nl (built, " in text.stdout and "distribution (" in text.stdout
     data = json.loads(runner.invoke(app, ["languages", "--json", "--store", str(built_store)]).stdout)
     by_code = {e["code"]: e for e in data}
@@ -210,7 +211,8 @@ ANCHORS = {
     "pl": [("żółw", "żółw"), ("Kraków", None), ("quiz", None), ("abbé", "abbe"), ("ŁÓDŹ", None)],
     "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)],
     "de-ch": [("Strasse", "strasse"), ("CDU", None)],
-    "es": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
+    "es": [("año", "año"), ("canción", "cancion"), ("abdicación/S|", "abdicacion"), ("ADSL", None), ("Madrid", None)],
+    "es-wspanish": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
     "fr": [("brisé", "brise"), ("cœur", "coeur"), ("aujourd'hui", None), ("porte-monnaie", None)],
     "it": [("città", "citta"), ("jazz", None), ("quasi", "quasi"), ("l'amico", None)],
     "pt": [("coração", "coraçao"), ("Lisboa", None)],
@@ -222,7 +224,8 @@ ANCHORS = {
     "bg": [("котка", "котка"), ("София", None)],
     "eo": [("ĉevalo", "ĉevalo"), ("hund'", None)],
     "fo": [("ðað", "ðað"), ("Tórshavn", None)],
-    "ga": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
+    "ga": [("féar", "féar"), ("b'éigean", None), ("n-athair", None), ("Éire", None)],
+    "ga-wirish": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
     "gd": [("bàta", "bàta"), ("bóta", "bòta"), ("Alba", None)],
     "en-us": [("café", "cafe"), ("aardvark's", None), ("Aaron", None), ("qi", None)],
     "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)],

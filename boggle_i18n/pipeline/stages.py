@@ -42,6 +42,9 @@ class StageContext:
 
 
 STAGES: dict[str, Callable[..., StageFn]] = {}
+# Stages whose answer for an entry depends on the entries before it (dedupe drops repeats):
+# a word traced on its own (`lookup`) passes over them.
+STATEFUL = frozenset({"dedupe"})
 
 
 def stage(name: str) -> Callable[[Callable[..., StageFn]], Callable[..., StageFn]]:
