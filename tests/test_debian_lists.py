@@ -122,6 +122,7 @@ def test_solve_builds_a_missing_lexicon_from_the_system_list(tmp_path: Path) -> 
 # Everyday words the expanded dictionaries must hold (issue 12): the old lists lacked them.
 EVERYDAY = {
     "es": "casas perros hablamos hablo niños grandes fue tengo quiero ciudades abdicación".split(),
+    "gl": "pobo posible nación falamos fixo casas cidade escola auga galegos moitas".split(),
     "ga": (
         "teach madra cat uisce bean fear mór maith capall bord baile oíche bia scoil cathair leabhar páiste obair "
         "ceol aimsir"

@@ -224,6 +224,7 @@ ANCHORS = {
     "bg": [("котка", "котка"), ("София", None)],
     "eo": [("ĉevalo", "ĉevalo"), ("hund'", None)],
     "fo": [("ðað", "ðað"), ("Tórshavn", None)],
+    "gl": [("nación", "nacion"), ("Vigo", None), ("'t", None)],
     "ga": [("féar", "féar"), ("b'éigean", None), ("n-athair", None), ("Éire", None)],
     "ga-wirish": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
     "gd": [("bàta", "bàta"), ("bóta", "bòta"), ("Alba", None)],

@@ -368,3 +368,31 @@ def test_bad_expand_fields(tmp_path: Path, field: str, message: str) -> None:
     )
     with pytest.raises(RecipeError, match=message):
         load_recipe(str(path))
+
+
+FLAT_AFF = (
+    "SET UTF-8\nFLAG num\nNEEDAFFIX 666\n\nSFX 10 Y 2\nSFX 10 0 s [aeiou] . is:plural\nSFX 10 0 es [^aeiou]\n\n"
+    "SFX 20 Y 2\nSFX 20 r mos r\nSFX 20 r ndo/666,10 r\n\nPFX 30 Y 1\nPFX 30 0 re .\n"
+)
+FLAT_DIC = "4\ncasa/10 po:nome\nnación/10\nfalar/20,30 po:verbo\nfálar/666,20 st:falar\n"
+
+
+def test_flatten_gives_unmunch_a_dictionary_it_reads(tmp_path: Path) -> None:
+    """Numeric flags, a rule needing a further affix, a NEEDAFFIX stem, morphology: one level of real forms."""
+    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    dic = tmp_path / "gl.dic"
+    dic.write_text(FLAT_DIC, encoding="utf-8")
+    (tmp_path / "gl.aff").write_text(FLAT_AFF, encoding="utf-8")
+    recipe = expand_recipe(tmp_path, dic)
+    recipe.write_text(
+        recipe.read_text(encoding="utf-8").replace(
+            'name = "expanded"\n', 'name = "expanded"\nencoding = "iso-8859-1"\n'
+        )
+        + "flatten = true\n",
+        encoding="utf-8",
+    )
+    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    words = sorted(lexicon.words_with_prefix(""))
+    # falando needs a further affix (666): left out; fálar (NEEDAFFIX) is no word; refalamos is the cross product.
+    assert words == ["casa", "casas", "falamos", "falar", "nacion", "naciones", "refalamos", "refalar"]
+    assert lexicon.manifest["source"]["expanded"]["flattened"] is True

@@ -44,6 +44,7 @@ class SourceSpec:
     expand: str | None = None
     dictionary: str | None = None
     tool_package: str | None = None
+    flatten: bool = False  # rewrite the Hunspell pair first (pipeline/hunspell.py): numeric flags, NEEDAFFIX
 
 
 @dataclass(frozen=True)
@@ -93,7 +94,7 @@ _TOP: dict[str, type | tuple[type, ...]] = {
     "extends": str,
 }
 _REQUIRED = ("name", "language", "licence", "source", "stages")
-_SOURCE: dict[str, type] = {
+_SOURCE: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "version": str,
     "url": str,
@@ -105,6 +106,7 @@ _SOURCE: dict[str, type] = {
     "expand": str,
     "dictionary": str,
     "tool_package": str,
+    "flatten": bool,
 }
 EXPANDERS = ("unmunch", "aspell")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -155,6 +157,8 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] an expanded dictionary needs `system` (the dictionary file)")
         if src["expand"] == "aspell" and not _NAME.match(src.get("dictionary", "")):
             raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
+    if src.get("flatten") and src.get("expand") != "unmunch":
+        raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
     if "sha256" in src and not _SHA.match(src["sha256"]):
         raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
     for i, st in enumerate(raw["stages"], 1):
@@ -231,6 +235,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         expand=src.get("expand"),
         dictionary=src.get("dictionary"),
         tool_package=src.get("tool_package"),
+        flatten=bool(src.get("flatten", False)),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(

@@ -121,6 +121,7 @@ class Expansion:
     tool_package: str | None
     tool_version: str | None
     inputs: dict[str, str]
+    flatten: tuple[Path, Path] | None = None  # (dic, aff) rewritten by hunspell.flatten before unmunch reads them
 
     def to_dict(self) -> dict[str, object]:
         """JSON form, in the manifest's `source.expanded`."""
@@ -130,6 +131,7 @@ class Expansion:
             "tool_package": self.tool_package,
             "tool_version": self.tool_version,
             "inputs": self.inputs,
+            "flattened": self.flatten is not None,
         }
 
     @contextmanager
@@ -142,9 +144,16 @@ class Expansion:
         """
         procs: list[subprocess.Popen[bytes]] = []
         errs = [tempfile.TemporaryFile() for _ in self.command]
+        folder = tempfile.TemporaryDirectory(prefix="boggle-i18n-flat-")
+        command = self.command
         try:
+            if self.flatten is not None:
+                from .hunspell import flatten
+
+                flat_dic, flat_aff = flatten(*self.flatten, Path(folder.name))
+                command = [[self.command[0][0], str(flat_dic), str(flat_aff)]]
             stdin: IO[bytes] | None = None
-            for argv, err in zip(self.command, errs, strict=True):
+            for argv, err in zip(command, errs, strict=True):
                 try:
                     proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
                 except OSError as exc:
@@ -155,7 +164,7 @@ class Expansion:
                 procs.append(proc)
             assert stdin is not None
             yield stdin
-            for proc, err, argv in zip(procs, errs, self.command, strict=True):
+            for proc, err, argv in zip(procs, errs, command, strict=True):
                 if proc.wait() != 0:
                     err.seek(0)
                     lines = err.read().decode("utf-8", "replace").strip().splitlines()
@@ -170,6 +179,7 @@ class Expansion:
                     proc.stdout.close()
             for err in errs:
                 err.close()
+            folder.cleanup()
 
 
 def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
@@ -183,7 +193,8 @@ def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
         aff = dictionary.with_suffix(".aff")
         _check_readable(aff)
         inputs = [dictionary, aff]
-        command = [[exe, str(dictionary), str(aff)]]
+        # flattened: unmunch reads the rewritten pair, made in a temporary folder when the pipe starts
+        command = [[exe, "flat.dic", "flat.aff"]] if spec.flatten else [[exe, str(dictionary), str(aff)]]
     else:
         name = spec.dictionary or ""
         inputs = [dictionary]
@@ -197,6 +208,7 @@ def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
         tool_package=spec.tool_package,
         tool_version=_package_version(spec.tool_package),
         inputs={str(p): file_sha256(p) for p in inputs},
+        flatten=(dictionary, inputs[1]) if spec.flatten else None,
     )
 
 
