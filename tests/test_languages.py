@@ -208,19 +208,55 @@ def test_random_for_a_language_without_dice(built_store: Path) -> None:
 
 ANCHORS = {
     # recipe: [(raw entry as the Debian list writes it, the word it becomes, or None if dropped)]
-    "pl": [("żółw", "żółw"), ("Kraków", None), ("quiz", None), ("abbé", "abbe"), ("ŁÓDŹ", None)],
-    "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)],
+    "pl": [
+        ("żółw", "żółw"),
+        ("Kraków", None),
+        ("quiz", None),
+        ("abbé", "abbe"),
+        ("ŁÓDŹ", None),
+        ("kpr", None),
+        ("pgf", None),
+        ("brr", "brr"),
+        ("łódź", "łódź"),
+    ],
+    "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)]
+    + [(w, None) for w in ("bzw", "usw", "vgl", "ggf", "jmd", "Kfz", "Lkw", "Pkw", "Mio", "Okt")]
+    + [(w, None) for w in ("Udo", "Uta", "Uwe", "Hans", "Peter", "Maria", "München", "Wien", "Bayern")]
+    + [("Haus", "haus"), ("Kai", "kai"), ("oder", "oder"), ("essen", "essen")],
+    "de-no-umlauts": [("Häuser", None), ("Straße", None), ("Haus", "haus"), ("bzw", None), ("Café", "cafe")],
     "de-ch": [("Strasse", "strasse"), ("CDU", None)],
     "es": [("año", "año"), ("canción", "cancion"), ("abdicación/S|", "abdicacion"), ("ADSL", None), ("Madrid", None)],
     "es-wspanish": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
-    "fr": [("brisé", "brise"), ("cœur", "coeur"), ("aujourd'hui", None), ("porte-monnaie", None)],
+    "fr": [
+        ("brisé", "brise"),
+        ("cœur", "coeur"),
+        ("aujourd'hui", None),
+        ("porte-monnaie", None),
+        ("qqn", None),
+        ("cpt", None),
+        ("and", None),
+        ("dog", None),
+        ("façade", "facade"),
+        ("box", "box"),
+    ],
     "it": [("città", "citta"), ("jazz", None), ("quasi", "quasi"), ("l'amico", None)],
     "pt": [("coração", "coraçao"), ("Lisboa", None)],
     "sv": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None)],
-    "da": [("blåbær", "blåbær"), ("café", "cafe")],
-    "nb": [("blåbær", "blåbær"), ("Oslo", None)],
+    "da": [("blåbær", "blåbær"), ("café", "cafe"), ("dvd", None), ("ddt", None), ("prr", "prr")],
+    "nb": [("blåbær", "blåbær"), ("Oslo", None), ("pgf", None), ("dvs", None), ("mhm", "mhm")],
     "ca": [("col·lecció", "colleccio"), ("dilluns", "dilluns"), ("adeu-siau", None)],
-    "uk": [("м'ясо", "мясо"), ("мʼясо", "мясо"), ("Київ", None), ("пʼять", "пять")],
+    "uk": [
+        ("м'ясо", "мясо"),
+        ("мʼясо", "мясо"),
+        ("Київ", None),
+        ("пʼять", "пять"),
+        ("грн", None),
+        ("млн", None),
+        ("гм", None),
+        ("брр", "брр"),
+        ("йод", "йод"),
+        ("їжак", "їжак"),
+    ],
     "bg": [("котка", "котка"), ("София", None)],
     "eo": [("ĉevalo", "ĉevalo"), ("hund'", None)],
     "fo": [("ðað", "ðað"), ("Tórshavn", None)],
@@ -228,8 +264,22 @@ ANCHORS = {
     "ga": [("féar", "féar"), ("b'éigean", None), ("n-athair", None), ("Éire", None)],
     "ga-wirish": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
     "gd": [("bàta", "bàta"), ("bóta", "bòta"), ("Alba", None)],
-    "en-us": [("café", "cafe"), ("aardvark's", None), ("Aaron", None), ("qi", None)],
-    "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)],
+    "en-us": [
+        ("café", "cafe"),
+        ("aardvark's", None),
+        ("Aaron", None),
+        ("qi", None),
+        ("xxxviii", None),
+        ("lxiv", None),
+        ("mix", "mix"),
+        ("civic", "civic"),
+        ("adj", None),
+        ("adv", None),
+    ],
+    "en-gb": [("xxxviii", None), ("mix", "mix"), ("adv", None), ("colour", "colour")],
+    "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)]
+    + [(w, None) for w in ("apk", "pda", "ivf", "fte", "azc", "lbo", "vbo", "the", "yes", "try")]
+    + [("app", "app"), ("kaas", "kaas")],
 }
 
 
