@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from ..board.notation import parse_size
+from ..errors import BoggleI18nError
 
 if TYPE_CHECKING:
     from ..compare import LanguageResult
@@ -33,13 +34,28 @@ def _is_number(text: str) -> bool:
     return text.replace(",", "").replace(".", "").replace("%", "").isdigit()
 
 
-def summary_line(results: Sequence[LanguageResult], seed: int) -> str:
-    """What every figure rests on: size, boards, seed, and how per-language seeds are made."""
+def summary_line(
+    results: Sequence[LanguageResult], seed: int, roll: str | None = None, apart: Sequence[str] = ()
+) -> str:
+    """What every figure rests on: size, boards, seed, basis and rules, and how per-language seeds are made."""
+    from ..compare import basis
+
     r = results[0]
-    return (
+    lines = [
         f"{r.stats['n_boards']:,} random {r.rows}x{r.cols} boards per language, --seed {seed} "
         "(each language's own seed: compare.language_seed(seed, code), in --json); fast engine"
-    )
+    ]
+    b = basis(roll, (r.rows, r.cols))
+    if roll is None:
+        lines.append("mixed basis: each language's own dice set (else letters) and rules; --roll letters|dice for one")
+    else:
+        rules = b["rules"]
+        lines.append(
+            f"one basis: --roll {roll}, {b['note']}; {rules['min_length']}+ letters, {rules['scoring']} for all"
+        )
+    if apart:
+        lines.append(f"reported apart, no {r.rows}x{r.cols} dice set: {', '.join(apart)} (use --roll letters)")
+    return "\n".join(lines)
 
 
 @app.command("compare")
@@ -63,6 +79,15 @@ def compare_cmd(
         help="Write score distributions per language to FILE (.png or .svg; needs the [plot] extra).",
         show_default=False,
     ),
+    roll: str | None = typer.Option(
+        None,
+        "--roll",
+        metavar="letters|dice",
+        help="One basis for every language: boards from each letter distribution (all languages), or from each "
+        "dice set (languages without one reported apart); rules then by size, the same for all "
+        "(4x4: 3+ letters, classic-4x4; 5x5: 4+, big-5x5; 6x6+: 4+, superbig-6x6). Default: each language's own.",
+        show_default=False,
+    ),
     json_out: bool = typer.Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
     store: Path | None = StoreOption,
 ) -> None:
@@ -72,10 +97,14 @@ def compare_cmd(
 
     Lexicons not built yet are built first from the system word list.
     """
-    from ..compare import check_request, compare, table_headers, table_rows  # only when the command runs
+    from ..compare import basis, check_request, compare, table_headers, table_rows, without_dice
 
     shape = parse_size(size)
-    check_request(langs, shape, boards, optimize_time)
+    roll = roll.strip().lower() if roll is not None else None
+    check_request(langs, shape, boards, optimize_time, roll)
+    apart = without_dice(langs, shape) if roll == "dice" else []
+    if apart and len(apart) == len(langs):
+        raise BoggleI18nError(f"no language named has a {size} dice set: use --roll letters")
     if plot is not None:
         from ..compare_plot import check_plot_path, require_matplotlib
 
@@ -90,6 +119,7 @@ def compare_cmd(
         optimize_time=optimize_time,
         loader=lambda name: load_or_build(name, store),
         progress=note,
+        roll=roll,
     )
     if plot is not None:
         from ..compare_plot import plot_scores
@@ -97,6 +127,7 @@ def compare_cmd(
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")
     if json_out:
-        emit(to_json({"size": size, "boards": boards, "seed": seed, "languages": [r.to_dict() for r in results]}))
+        data = {"size": size, "boards": boards, "seed": seed, "basis": basis(roll, shape), "without_dice": apart}
+        emit(to_json({**data, "languages": [r.to_dict() for r in results]}))
         return
-    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed))
+    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed, roll, apart))
