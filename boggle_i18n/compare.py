@@ -47,6 +47,7 @@ Size = tuple[int, int]
 LONGEST_FROM_TOP = 5  # the longest words are looked for on this many best boards
 UNDER = 10  # "share of boards under 10 points"
 ROLLS = ("letters", "dice")
+TIERS = ("full", "common")
 SHORT_SAMPLE = 200  # boards solved word by word for the share of points from 3-4 letter words
 
 
@@ -234,11 +235,18 @@ def summarise(boards: Sequence[str], scores: Sequence[int], n_words: Sequence[in
 
 
 def check_request(
-    langs: Sequence[str], size: Size, n_boards: int, optimize_time: float | None = None, roll: str | None = None
+    langs: Sequence[str],
+    size: Size,
+    n_boards: int,
+    optimize_time: float | None = None,
+    roll: str | None = None,
+    tier: str = "full",
 ) -> None:
     """Everything the caller typed, checked before any lexicon is loaded or built."""
     if roll is not None and roll not in ROLLS:
         raise BoggleI18nError(f"--roll must be one of {', '.join(ROLLS)}, not {roll!r}")
+    if tier not in TIERS:
+        raise BoggleI18nError(f"--tier must be one of {', '.join(TIERS)}, not {tier!r}")
     if not langs:
         raise BoggleI18nError("name at least one language to compare")
     if n_boards < 1:
@@ -251,6 +259,17 @@ def check_request(
         _optimizer()
     for lang in langs:
         select(lang=lang, size=size).require_lexicon()
+
+
+def tier_lexicon(lang: str, tier: str = "full") -> str | None:
+    """The lexicon of `lang`'s tier: its default, or the generated `NAME-common` (None if it has none)."""
+    language = select(lang=lang).language
+    if tier == "full" or language.lexicon is None:
+        return language.lexicon
+    from .pipeline.recipe import recipe_names
+
+    name = f"{language.lexicon}-common"
+    return name if language.wordfreq and name in recipe_names() else None
 
 
 def has_dice(lang: str, size: Size) -> bool:
@@ -270,6 +289,7 @@ def compare_language(
     loader: Callable[[str], Lexicon] | None = None,
     progress: Callable[[str], None] | None = None,
     roll: str | None = None,
+    tier: str = "full",
 ) -> LanguageResult:
     """Roll `n_boards` boards of `size` for `lang`, score them and summarise (see the module docstring).
 
@@ -280,7 +300,10 @@ def compare_language(
 
     started = time.perf_counter()
     min_length, scoring = shared_rules(size) if roll else (None, None)
-    selection = select(lang=lang, size=size, store=store, min_length=min_length, scoring=scoring)
+    tiered = tier_lexicon(lang, tier) if tier != "full" else None
+    if tier != "full" and tiered is None:
+        raise BoggleI18nError(f"{lang} has no {tier} tier (no frequency source covers it)")
+    selection = select(lang=lang, lexicon=tiered, size=size, store=store, min_length=min_length, scoring=scoring)
     name = selection.require_lexicon()
     lexicon = loader(name) if loader is not None else load_lexicon(name, store)
     source = board_source(selection, lexicon, roll)
@@ -336,14 +359,18 @@ def compare(
     loader: Callable[[str], Lexicon] | None = None,
     progress: Callable[[str], None] | None = None,
     roll: str | None = None,
+    tier: str = "full",
 ) -> list[LanguageResult]:
     """`compare_language` for each language, in the order given (all checked first).
 
-    With `roll="dice"`, languages without a dice set of `size` are left out: `without_dice` names them.
+    With `roll="dice"`, languages without a dice set of `size` are left out (`without_dice`
+    names them); with `tier="common"`, languages without a common tier (`without_tier`).
     """
-    check_request(langs, size, n_boards, optimize_time, roll)
+    check_request(langs, size, n_boards, optimize_time, roll, tier)
     if roll == "dice":
         langs = [lang for lang in langs if has_dice(lang, size)]
+    if tier != "full":
+        langs = [lang for lang in langs if tier_lexicon(lang, tier) is not None]
     return [
         compare_language(
             lang,
@@ -356,9 +383,15 @@ def compare(
             loader=loader,
             progress=progress,
             roll=roll,
+            tier=tier,
         )
         for lang in langs
     ]
+
+
+def without_tier(langs: Sequence[str], tier: str) -> list[str]:
+    """The languages `tier` reports apart: no frequency source, so no common tier."""
+    return [select(lang=lang).language.code for lang in langs if tier_lexicon(lang, tier) is None]
 
 
 def without_dice(langs: Sequence[str], size: Size) -> list[str]:
@@ -366,17 +399,22 @@ def without_dice(langs: Sequence[str], size: Size) -> list[str]:
     return [select(lang=lang, size=size).language.code for lang in langs if not has_dice(lang, size)]
 
 
-def basis(roll: str | None, size: Size) -> dict[str, Any]:
+def basis(roll: str | None, size: Size, tier: str = "full") -> dict[str, Any]:
     """What a comparison rests on, for the table's summary and the JSON."""
     if roll is None:
-        return {"roll": None, "rules": None, "note": "each language's own dice set (else letters) and rules"}
+        return {
+            "roll": None,
+            "tier": tier,
+            "rules": None,
+            "note": "each language's own dice set (else letters) and rules",
+        }
     min_length, scoring = shared_rules(size)
     what = (
         "every language's letter distribution (the faces of its dice, else its alphabet, weighted by its lexicon)"
         if roll == "letters"
         else "every language's sourced dice set"
     )
-    return {"roll": roll, "rules": {"min_length": min_length, "scoring": scoring}, "note": what}
+    return {"roll": roll, "tier": tier, "rules": {"min_length": min_length, "scoring": scoring}, "note": what}
 
 
 def _short_word_share(scorer: Any, codes: np.ndarray, rows: int, cols: int) -> float | None:

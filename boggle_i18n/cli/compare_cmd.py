@@ -88,6 +88,13 @@ def compare_cmd(
         "(4x4: 3+ letters, classic-4x4; 5x5: 4+, big-5x5; 6x6+: 4+, superbig-6x6). Default: each language's own.",
         show_default=False,
     ),
+    tier: str = typer.Option(
+        "full",
+        "--tier",
+        metavar="full|common",
+        help="Lexicon tier: the full default lexicon, or its common-words tier (NAME-common: words at least "
+        "Zipf 3 frequent in wordfreq; needs the [frequency] extra); languages without one reported apart.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
     store: Path | None = StoreOption,
 ) -> None:
@@ -97,14 +104,18 @@ def compare_cmd(
 
     Lexicons not built yet are built first from the system word list.
     """
-    from ..compare import basis, check_request, compare, table_headers, table_rows, without_dice
+    from ..compare import basis, check_request, compare, table_headers, table_rows, without_dice, without_tier
 
     shape = parse_size(size)
     roll = roll.strip().lower() if roll is not None else None
-    check_request(langs, shape, boards, optimize_time, roll)
+    tier = tier.strip().lower()
+    check_request(langs, shape, boards, optimize_time, roll, tier)
     apart = without_dice(langs, shape) if roll == "dice" else []
     if apart and len(apart) == len(langs):
         raise BoggleI18nError(f"no language named has a {size} dice set: use --roll letters")
+    no_tier = without_tier(langs, tier) if tier != "full" else []
+    if len(set(apart) | set(no_tier)) == len(langs):
+        raise BoggleI18nError(f"no language named has a {tier} tier (no frequency source covers it)")
     if plot is not None:
         from ..compare_plot import check_plot_path, require_matplotlib
 
@@ -120,6 +131,7 @@ def compare_cmd(
         loader=lambda name: load_or_build(name, store),
         progress=note,
         roll=roll,
+        tier=tier,
     )
     if plot is not None:
         from ..compare_plot import plot_scores
@@ -127,7 +139,13 @@ def compare_cmd(
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")
     if json_out:
-        data = {"size": size, "boards": boards, "seed": seed, "basis": basis(roll, shape), "without_dice": apart}
+        data = {"size": size, "boards": boards, "seed": seed, "basis": basis(roll, shape, tier)}
+        data.update(without_dice=apart, without_tier=no_tier)
         emit(to_json({**data, "languages": [r.to_dict() for r in results]}))
         return
-    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed, roll, apart))
+    summary = summary_line(results, seed, roll, apart)
+    if tier != "full":
+        summary += f"\ntier: {tier} (each language's NAME-{tier} lexicon)"
+        if no_tier:
+            summary += f"; reported apart, no {tier} tier: {', '.join(no_tier)}"
+    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary)
