@@ -7,7 +7,7 @@ from pathlib import Path
 import typer
 
 from . import app
-from .common import emit, handle_errors
+from .common import StoreOption, emit, handle_errors, note
 
 
 @app.command("results")
@@ -17,9 +17,22 @@ def results_cmd(
     output: Path | None = typer.Option(
         None, "--output", "-o", help="Write the page here (atomically), e.g. docs/results.md [default: stdout]."
     ),
+    rescore: bool = typer.Option(
+        False, "--rescore", help="Score the best board of each stale result again with today's lexicon."
+    ),
+    store: Path | None = StoreOption,
 ) -> None:
-    """Render the best boards found, per lexicon, size and dice, from result files."""
+    """Render the best boards found, per lexicon, size and dice, from result files.
+
+    A result whose lexicon's trie sha256 differs from the lexicon built in the store is
+    marked stale (lexicons not built there are not checked); stale files are named on stderr.
+    """
     from ..optimize.results import load_results, render_results
+    from ..optimize.stale import check_runs
 
     runs, known = load_results(folder)
-    emit(render_results(runs, known), output)
+    fresh = check_runs(runs, store, rescore=rescore)
+    for name, state in sorted(fresh.items()):
+        if state.state == "stale":
+            note(f"{name}: {state.note()}")
+    emit(render_results(runs, known, fresh), output)
