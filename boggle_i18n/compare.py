@@ -80,6 +80,7 @@ class BoardSource:
     faces: tuple[str, ...] = ()  # "distribution": the faces drawn from ...
     weights: tuple[float, ...] = ()  # ... and their probabilities
     lexicon: str | None = None  # "distribution": the lexicon whose letter frequencies weight the faces
+    chosen: bool = False  # "distribution" asked for (roll="letters"), not for want of a dice set
 
     @property
     def label(self) -> str:
@@ -93,9 +94,10 @@ class BoardSource:
         if self.kind == "dice" and self.dice is not None:
             return f"rolled dice set {self.dice.id}"
         what = f"the faces of dice set {self.dice.id}" if self.dice else "the lexicon's alphabet"
+        why = "--roll letters" if self.chosen else "no sourced dice set of this size"
         return (
             f"letter distribution: each cell drawn from {what}, weighted by letter frequencies in lexicon "
-            f"{self.lexicon} (no sourced dice set of this size)"
+            f"{self.lexicon} ({why})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -120,7 +122,8 @@ def board_source(selection: Selection, lexicon: Lexicon, roll: str | None = None
     lender = get_dice(language.dice[0]) if language.dice else None
     faces, counts = letter_distribution(lender, lexicon)
     total = float(sum(counts))
-    return BoardSource("distribution", lender, tuple(faces), tuple(c / total for c in counts), lexicon.name)
+    weights = tuple(c / total for c in counts)
+    return BoardSource("distribution", lender, tuple(faces), weights, lexicon.name, chosen=roll == "letters")
 
 
 def roll_codes(source: BoardSource, codec: FaceCodec, shape: Size, n: int, seed: int) -> np.ndarray:

@@ -20,7 +20,8 @@ from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
-from boggle_i18n.languages import get_language
+from boggle_i18n.frequency import coverage
+from boggle_i18n.languages import get_language, languages
 from boggle_i18n.lookup import lookup
 from boggle_i18n.pipeline import load_recipe, recipe_names
 
@@ -163,3 +164,22 @@ def test_lookup_every_language(code: str, debian_store: Path) -> None:
     assert text.stdout == f"{word}: yes, in lexicon {name}\n"
     empty = runner.invoke(app, [*base, " "])
     assert empty.exit_code == 1 and empty.stderr == "Error: not a word: an empty string\n"
+
+
+@pytest.mark.parametrize(
+    "code", sorted(c for c, lang in languages().items() if lang.wordfreq and lang.lexicon in DEBIAN)
+)
+def test_everyday_word_coverage(code: str, debian_store: Path) -> None:
+    """At least 93% of the frequency source's top 2,000 words of 3+ letters are in the default lexicon
+    (names and English words in the frequency list count as misses). Lists cut to their first 2 MiB
+    by test_debian_list_builds are not measured here (docs/languages.md has every language in full)."""
+    pytest.importorskip("wordfreq")
+    language = get_language(code)
+    path = system_list(language.lexicon)
+    recipe = load_recipe(language.lexicon)
+    if recipe.source.expand is None and path.stat().st_size > FULL_LIMIT:
+        pytest.skip("built from its first 2 MiB in this module")
+    if not (debian_store / f"{language.lexicon}.json").is_file():
+        build_lexicon(language.lexicon, store=debian_store, download=False)
+    result = coverage(Lexicon.load(language.lexicon, debian_store), language)
+    assert result.share >= 0.93, (result.share, result.missing[:20])
