@@ -11,6 +11,14 @@ how often it occurs in the lexicon's words). Which one is always stated
 
 Every language gets its own seed, `language_seed(seed, code)`, so adding a
 language to the list does not change another language's boards.
+
+On one basis (`roll="letters"` or `roll="dice"`), every language in the table
+gets boards made the same way and the same rules (`shared_rules`): `letters`
+draws every language's boards from its letter distribution (available for all);
+`dice` rolls each language's sourced dice set, and a language without one of
+that size is reported apart (`without_dice`), never mixed in. Without `roll`
+each language keeps its own dice set or distribution and its own rules (the
+old, mixed table).
 """
 
 from __future__ import annotations
@@ -39,6 +47,23 @@ if TYPE_CHECKING:
 Size = tuple[int, int]
 LONGEST_FROM_TOP = 5  # the longest words are looked for on this many best boards
 UNDER = 10  # "share of boards under 10 points"
+ROLLS = ("letters", "dice")
+TIERS = ("full", "common")
+SHORT_SAMPLE = 200  # boards solved word by word for the share of points from 3-4 letter words
+
+
+def shared_rules(size: Size) -> tuple[int, str]:
+    """The one rule set of a comparison on one basis, by board size, the same for every language.
+
+    Up to 4x4: 3+ letters, classic-4x4 (the classic game); 5x5: 4+ letters, big-5x5; 6x6 and
+    over: 4+ letters, superbig-6x6 (the Big and Super Big Boggle rules).
+    """
+    cells = size[0] * size[1]
+    if cells <= 16:
+        return 3, "classic-4x4"
+    if cells <= 25:
+        return 4, "big-5x5"
+    return 4, "superbig-6x6"
 
 
 def language_seed(seed: int, code: str) -> int:
@@ -56,6 +81,7 @@ class BoardSource:
     faces: tuple[str, ...] = ()  # "distribution": the faces drawn from ...
     weights: tuple[float, ...] = ()  # ... and their probabilities
     lexicon: str | None = None  # "distribution": the lexicon whose letter frequencies weight the faces
+    chosen: bool = False  # "distribution" asked for (roll="letters"), not for want of a dice set
 
     @property
     def label(self) -> str:
@@ -69,9 +95,10 @@ class BoardSource:
         if self.kind == "dice" and self.dice is not None:
             return f"rolled dice set {self.dice.id}"
         what = f"the faces of dice set {self.dice.id}" if self.dice else "the lexicon's alphabet"
+        why = "--roll letters" if self.chosen else "no sourced dice set of this size"
         return (
             f"letter distribution: each cell drawn from {what}, weighted by letter frequencies in lexicon "
-            f"{self.lexicon} (no sourced dice set of this size)"
+            f"{self.lexicon} ({why})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -82,15 +109,22 @@ class BoardSource:
         return out
 
 
-def board_source(selection: Selection, lexicon: Lexicon) -> BoardSource:
-    """The language's dice set of the selection's size, else the lexicon's letter distribution."""
-    if selection.dice is not None:
+def board_source(selection: Selection, lexicon: Lexicon, roll: str | None = None) -> BoardSource:
+    """The language's dice set of the selection's size, else the lexicon's letter distribution.
+
+    `roll="letters"` always takes the distribution (the faces of the language's dice, else
+    its alphabet, weighted by the lexicon); `roll="dice"` needs a dice set (`has_dice` first).
+    """
+    if selection.dice is not None and roll != "letters":
         return BoardSource("dice", selection.dice)
+    if roll == "dice":
+        raise BoggleI18nError(f"{selection.language.code} has no dice set of this size: report it apart")
     language = selection.language
     lender = get_dice(language.dice[0]) if language.dice else None
     faces, counts = letter_distribution(lender, lexicon)
     total = float(sum(counts))
-    return BoardSource("distribution", lender, tuple(faces), tuple(c / total for c in counts), lexicon.name)
+    weights = tuple(c / total for c in counts)
+    return BoardSource("distribution", lender, tuple(faces), weights, lexicon.name, chosen=roll == "letters")
 
 
 def roll_codes(source: BoardSource, codec: FaceCodec, shape: Size, n: int, seed: int) -> np.ndarray:
@@ -156,6 +190,8 @@ class LanguageResult:
     seconds: float
     optimized: Optimized | None = None
     stats: dict[str, Any] = field(default_factory=dict)
+    alphabet_size: int = 0
+    short_share: float | None = None  # share of points from words of 3-4 letters (first SHORT_SAMPLE boards)
 
     def to_dict(self, with_boards: bool = True) -> dict[str, Any]:
         """JSON form: the figures, and (by default) every board with its score and word count."""
@@ -171,6 +207,8 @@ class LanguageResult:
             "seed": self.seed,
             "rules": self.rules,
             **self.stats,
+            "alphabet_size": self.alphabet_size,
+            "short_word_points": None if self.short_share is None else round(self.short_share, 4),
             "longest_words": self.longest,
             "seconds": round(self.seconds, 3),
             "optimized": self.optimized.to_dict() if self.optimized else None,
@@ -202,9 +240,19 @@ def summarise(boards: Sequence[str], scores: Sequence[int], n_words: Sequence[in
 
 
 def check_request(
-    langs: Sequence[str], size: Size, n_boards: int, optimize_time: float | None = None, seed: int = 0
+    langs: Sequence[str],
+    size: Size,
+    n_boards: int,
+    optimize_time: float | None = None,
+    roll: str | None = None,
+    tier: str = "full",
+    seed: int = 0,
 ) -> None:
     """Everything the caller typed, checked before any lexicon is loaded or built."""
+    if roll is not None and roll not in ROLLS:
+        raise BoggleI18nError(f"--roll must be one of {', '.join(ROLLS)}, not {roll!r}")
+    if tier not in TIERS:
+        raise BoggleI18nError(f"--tier must be one of {', '.join(TIERS)}, not {tier!r}")
     if not langs:
         raise BoggleI18nError("name at least one language to compare")
     check("boards", n_boards)
@@ -218,6 +266,22 @@ def check_request(
         select(lang=lang, size=size).require_lexicon()
 
 
+def tier_lexicon(lang: str, tier: str = "full") -> str | None:
+    """The lexicon of `lang`'s tier: its default, or the generated `NAME-common` (None if it has none)."""
+    language = select(lang=lang).language
+    if tier == "full" or language.lexicon is None:
+        return language.lexicon
+    from .pipeline.recipe import recipe_names
+
+    name = f"{language.lexicon}-common"
+    return name if language.wordfreq and name in recipe_names() else None
+
+
+def has_dice(lang: str, size: Size) -> bool:
+    """Whether `lang` has a sourced dice set of `size` (what `roll="dice"` needs)."""
+    return select(lang=lang, size=size).dice is not None
+
+
 def compare_language(
     lang: str,
     *,
@@ -229,18 +293,25 @@ def compare_language(
     optimize_time: float | None = None,
     loader: Callable[[str], Lexicon] | None = None,
     progress: Callable[[str], None] | None = None,
+    roll: str | None = None,
+    tier: str = "full",
 ) -> LanguageResult:
     """Roll `n_boards` boards of `size` for `lang`, score them and summarise (see the module docstring).
 
     `loader` loads (or builds) a lexicon by name; by default `load_lexicon(name, store)`.
+    With `roll`, the boards come from that basis and the rules are `shared_rules(size)`.
     """
     from .solver.scorer import prepare_scorer
 
     started = time.perf_counter()
-    selection = select(lang=lang, size=size, store=store)
+    min_length, scoring = shared_rules(size) if roll else (None, None)
+    tiered = tier_lexicon(lang, tier) if tier != "full" else None
+    if tier != "full" and tiered is None:
+        raise BoggleI18nError(f"{lang} has no {tier} tier (no frequency source covers it)")
+    selection = select(lang=lang, lexicon=tiered, size=size, store=store, min_length=min_length, scoring=scoring)
     name = selection.require_lexicon()
     lexicon = loader(name) if loader is not None else load_lexicon(name, store)
-    source = board_source(selection, lexicon)
+    source = board_source(selection, lexicon, roll)
     code = selection.language.code
     own_seed = language_seed(seed, code)
     if progress:
@@ -252,6 +323,7 @@ def compare_language(
     notations = [scorer.codec.decode(row, rows, cols).notation() for row in codes]
     stats = summarise(notations, scores.tolist(), words.tolist())
     longest = _longest_words(scorer, codes, scores, rows, cols)
+    short_share = _short_word_share(scorer, codes, rows, cols)
     optimized = None
     if optimize_time is not None:
         optimized = _optimize(lexicon, selection, source, size, own_seed, optimize_time, engine)
@@ -275,6 +347,8 @@ def compare_language(
         seconds=time.perf_counter() - started,
         optimized=optimized,
         stats=stats,
+        alphabet_size=len(str(lexicon.manifest.get("alphabet", ""))),
+        short_share=short_share,
     )
 
 
@@ -289,9 +363,19 @@ def compare(
     optimize_time: float | None = None,
     loader: Callable[[str], Lexicon] | None = None,
     progress: Callable[[str], None] | None = None,
+    roll: str | None = None,
+    tier: str = "full",
 ) -> list[LanguageResult]:
-    """`compare_language` for each language, in the order given (all checked first)."""
-    check_request(langs, size, n_boards, optimize_time, seed)
+    """`compare_language` for each language, in the order given (all checked first).
+
+    With `roll="dice"`, languages without a dice set of `size` are left out (`without_dice`
+    names them); with `tier="common"`, languages without a common tier (`without_tier`).
+    """
+    check_request(langs, size, n_boards, optimize_time, roll, tier, seed)
+    if roll == "dice":
+        langs = [lang for lang in langs if has_dice(lang, size)]
+    if tier != "full":
+        langs = [lang for lang in langs if tier_lexicon(lang, tier) is not None]
     return [
         compare_language(
             lang,
@@ -303,9 +387,50 @@ def compare(
             optimize_time=optimize_time,
             loader=loader,
             progress=progress,
+            roll=roll,
+            tier=tier,
         )
         for lang in langs
     ]
+
+
+def without_tier(langs: Sequence[str], tier: str) -> list[str]:
+    """The languages `tier` reports apart: no frequency source, so no common tier."""
+    return [select(lang=lang).language.code for lang in langs if tier_lexicon(lang, tier) is None]
+
+
+def without_dice(langs: Sequence[str], size: Size) -> list[str]:
+    """The languages `roll="dice"` reports apart: no sourced dice set of `size`."""
+    return [select(lang=lang, size=size).language.code for lang in langs if not has_dice(lang, size)]
+
+
+def basis(roll: str | None, size: Size, tier: str = "full") -> dict[str, Any]:
+    """What a comparison rests on, for the table's summary and the JSON."""
+    if roll is None:
+        return {
+            "roll": None,
+            "tier": tier,
+            "rules": None,
+            "note": "each language's own dice set (else letters) and rules",
+        }
+    min_length, scoring = shared_rules(size)
+    what = (
+        "every language's letter distribution (the faces of its dice, else its alphabet, weighted by its lexicon)"
+        if roll == "letters"
+        else "every language's sourced dice set"
+    )
+    return {"roll": roll, "tier": tier, "rules": {"min_length": min_length, "scoring": scoring}, "note": what}
+
+
+def _short_word_share(scorer: Any, codes: np.ndarray, rows: int, cols: int) -> float | None:
+    """Share of points from words of 3-4 letters, over the first SHORT_SAMPLE boards (solved word by word)."""
+    total = short = 0
+    for row in codes[:SHORT_SAMPLE]:
+        for word in scorer.solve(scorer.codec.decode(row, rows, cols)).words:
+            total += word.points
+            if word.length <= 4:
+                short += word.points
+    return short / total if total else None
 
 
 def _longest_words(scorer: Any, codes: np.ndarray, scores: np.ndarray, rows: int, cols: int) -> list[str]:
@@ -379,6 +504,8 @@ HEADERS = (
     "max board",
     "words/board",
     "< 10 pts",
+    "3-4 letter pts",
+    "alphabet",
     "longest words",
 )
 
@@ -401,6 +528,8 @@ def table_rows(results: Sequence[LanguageResult]) -> list[list[str]]:
             s["max_board"],
             f"{s['mean_words']:.1f}",
             f"{100 * s['share_under_10']:.1f}%",
+            "" if r.short_share is None else f"{100 * r.short_share:.0f}%",
+            str(r.alphabet_size),
             ", ".join(r.longest[:2]),
         ]
         if any(x.optimized for x in results):

@@ -52,6 +52,7 @@ class Language:
     boards: str = "dice"
     status: str = "stable"
     status_reason: str = ""
+    wordfreq: str | None = None  # the language's code in wordfreq, the frequency source (None: not covered)
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""
@@ -104,6 +105,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "boards": (str,),
     "status": (str,),
     "status_reason": (str,),
+    "wordfreq": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {"case": CASE_POLICIES, "boards": BOARD_SOURCES, "status": STATUSES, "bare_q": ("q", "qu")}
@@ -151,6 +153,7 @@ def _load(path: Path) -> Language:
         boards=raw.get("boards", "dice"),
         status=raw.get("status", "stable"),
         status_reason=raw.get("status_reason", ""),
+        wordfreq=raw.get("wordfreq"),
     )
 
 

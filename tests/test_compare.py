@@ -191,7 +191,7 @@ def test_compare_table_and_json(small_store: Path) -> None:
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["lang", "boards", "from"]
     assert lines[2].startswith("en ") and "dice en-" in lines[2]
-    assert lines[3].startswith("es (beta)") and "distribution (alphabet)" in lines[3]
+    assert lines[3].startswith("es ") and "distribution (alphabet)" in lines[3]
     assert "--seed 3" in result.stdout
     assert "es: 120 4x4 boards, letter distribution" in result.stderr  # progress on stderr
     data = _json("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))
@@ -338,3 +338,46 @@ def test_real_data_en_dice_and_es_distribution(built_store: Path) -> None:
         assert lang["p90"] == round(float(np.percentile(scores, 90)), 2)
         assert 20 < lang["mean"] < 400  # random 4x4 boards of a full lexicon score tens to hundreds
         assert all(w in lexicon for w in lang["longest_words"])
+
+
+# --- one basis: --roll letters|dice ---------------------------------------------------------
+
+
+def test_roll_letters_puts_every_language_on_its_letter_distribution(small_store: Path) -> None:
+    """en has dice, es has none: with --roll letters both draw from letters, under one rule set."""
+    data = _json("en", "es", "--boards", "80", "--seed", "4", "--roll", "letters", "--store", str(small_store))
+    assert data["basis"]["roll"] == "letters" and data["basis"]["rules"] == {"min_length": 3, "scoring": "classic-4x4"}
+    assert data["without_dice"] == []
+    for lang in data["languages"]:
+        assert lang["boards_from"]["kind"] == "distribution"
+        assert (lang["rules"]["min_length"], lang["rules"]["scoring"]["name"]) == (3, "classic-4x4")
+        assert 0 <= lang["short_word_points"] <= 1 and lang["alphabet_size"] == {"en": 7, "es": 8}[lang["lang"]]
+    text = _run("en", "es", "--boards", "80", "--roll", "letters", "--store", str(small_store))
+    assert "one basis: --roll letters" in text.stdout and "3+ letters, classic-4x4 for all" in text.stdout
+    assert "3-4 letter pts" in text.stdout.splitlines()[0]
+
+
+def test_roll_dice_reports_languages_without_dice_apart(small_store: Path) -> None:
+    data = _json("en", "es", "--boards", "50", "--roll", "dice", "--store", str(small_store))
+    assert [lang["lang"] for lang in data["languages"]] == ["en"] and data["without_dice"] == ["es"]
+    assert data["languages"][0]["boards_from"]["kind"] == "dice"
+    text = _run("en", "es", "--boards", "50", "--roll", "dice", "--store", str(small_store))
+    assert "reported apart, no 4x4 dice set: es" in text.stdout
+    assert not any(line.startswith("es ") for line in text.stdout.splitlines())
+
+
+def test_roll_dice_at_5x5_uses_the_big_rules_for_all(small_store: Path) -> None:
+    data = _json("en", "--boards", "20", "--size", "5x5", "--roll", "dice", "--store", str(small_store))
+    assert data["basis"]["rules"] == {"min_length": 4, "scoring": "big-5x5"}
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("es", "--roll", "dice"), "Error: no language named has a 4x4 dice set: use --roll letters"),
+        (("en", "--roll", "both"), "Error: --roll must be one of letters, dice, not 'both'"),
+    ],
+)
+def test_roll_errors(small_store: Path, args: tuple[str, ...], message: str) -> None:
+    result = _run(*args, "--store", str(small_store))
+    assert result.exit_code == 1 and result.stderr == message + "\n" and result.stdout == ""

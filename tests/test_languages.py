@@ -105,7 +105,7 @@ def test_spanish_keeps_enye_folds_accents(built_store: Path) -> None:
     assert "pinguino" in es and "pingüino" not in es
     assert set(es.manifest["alphabet"]) <= set(get_language("es").alphabet)
     assert "ñ" in es.manifest["alphabet"]
-    assert es.manifest["status"] == "beta"
+    assert es.manifest["status"] == "stable"
     assert es.manifest["source"]["upstream"] == load_recipe("es").source.upstream
 
 
@@ -126,7 +126,8 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
     text = runner.invoke(app, ["languages", "--store", str(built_store)])
     assert text.exit_code == 0, text.output
     assert "pl     Polski (Polish)  [stable]" in text.stdout
-    assert "es     Español (Spanish)  [beta: wspanish has only 86,016 lemmas" in text.stdout
+    assert "sv     Svenska (Swedish)  [beta: wswedish is a 1998 ispell list" in text.stdout
+    assert "es     Español (Spanish)  [stable]" in text.stdout
     assert "nl (built, " in text.stdout and "distribution (" in text.stdout
     data = json.loads(runner.invoke(app, ["languages", "--json", "--store", str(built_store)]).stdout)
     by_code = {e["lang"]: e for e in data}
@@ -207,25 +208,78 @@ def test_random_for_a_language_without_dice(built_store: Path) -> None:
 
 ANCHORS = {
     # recipe: [(raw entry as the Debian list writes it, the word it becomes, or None if dropped)]
-    "pl": [("żółw", "żółw"), ("Kraków", None), ("quiz", None), ("abbé", "abbe"), ("ŁÓDŹ", None)],
-    "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)],
+    "pl": [
+        ("żółw", "żółw"),
+        ("Kraków", None),
+        ("quiz", None),
+        ("abbé", "abbe"),
+        ("ŁÓDŹ", None),
+        ("kpr", None),
+        ("pgf", None),
+        ("brr", "brr"),
+        ("łódź", "łódź"),
+    ],
+    "de": [("Häuser", "haeuser"), ("Straße", "strasse"), ("BMW", None), ("GmbH", None), ("Berlin", None)]
+    + [(w, None) for w in ("bzw", "usw", "vgl", "ggf", "jmd", "Kfz", "Lkw", "Pkw", "Mio", "Okt")]
+    + [(w, None) for w in ("Udo", "Uta", "Uwe", "Hans", "Peter", "Maria", "München", "Wien", "Bayern")]
+    + [("Haus", "haus"), ("Kai", "kai"), ("oder", "oder"), ("essen", "essen")],
+    "de-no-umlauts": [("Häuser", None), ("Straße", None), ("Haus", "haus"), ("bzw", None), ("Café", "cafe")],
     "de-ch": [("Strasse", "strasse"), ("CDU", None)],
-    "es": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
-    "fr": [("brisé", "brise"), ("cœur", "coeur"), ("aujourd'hui", None), ("porte-monnaie", None)],
+    "es": [("año", "año"), ("canción", "cancion"), ("abdicación/S|", "abdicacion"), ("ADSL", None), ("Madrid", None)],
+    "es-wspanish": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
+    "fr": [
+        ("brisé", "brise"),
+        ("cœur", "coeur"),
+        ("aujourd'hui", None),
+        ("porte-monnaie", None),
+        ("qqn", None),
+        ("cpt", None),
+        ("and", None),
+        ("dog", None),
+        ("façade", "facade"),
+        ("box", "box"),
+    ],
     "it": [("città", "citta"), ("jazz", None), ("quasi", "quasi"), ("l'amico", None)],
     "pt": [("coração", "coraçao"), ("Lisboa", None)],
     "sv": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None)],
-    "da": [("blåbær", "blåbær"), ("café", "cafe")],
-    "nb": [("blåbær", "blåbær"), ("Oslo", None)],
+    "da": [("blåbær", "blåbær"), ("café", "cafe"), ("dvd", None), ("ddt", None), ("prr", "prr")],
+    "nb": [("blåbær", "blåbær"), ("Oslo", None), ("pgf", None), ("dvs", None), ("mhm", "mhm")],
     "ca": [("col·lecció", "colleccio"), ("dilluns", "dilluns"), ("adeu-siau", None)],
-    "uk": [("м'ясо", "мясо"), ("мʼясо", "мясо"), ("Київ", None), ("пʼять", "пять")],
+    "uk": [
+        ("м'ясо", "мясо"),
+        ("мʼясо", "мясо"),
+        ("Київ", None),
+        ("пʼять", "пять"),
+        ("грн", None),
+        ("млн", None),
+        ("гм", None),
+        ("брр", "брр"),
+        ("йод", "йод"),
+        ("їжак", "їжак"),
+    ],
     "bg": [("котка", "котка"), ("София", None)],
     "eo": [("ĉevalo", "ĉevalo"), ("hund'", None)],
     "fo": [("ðað", "ðað"), ("Tórshavn", None)],
-    "ga": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
+    "gl": [("nación", "nacion"), ("Vigo", None), ("'t", None)],
+    "ga": [("féar", "féar"), ("b'éigean", None), ("n-athair", None), ("Éire", None)],
+    "ga-wirish": [("achomharcainn/E", "achomharcainn"), ("féar", "féar"), ("b'éigean", None)],
     "gd": [("bàta", "bàta"), ("bóta", "bòta"), ("Alba", None)],
-    "en-us": [("café", "cafe"), ("aardvark's", None), ("Aaron", None), ("qi", None)],
-    "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)],
+    "en-us": [
+        ("café", "cafe"),
+        ("aardvark's", None),
+        ("Aaron", None),
+        ("qi", None),
+        ("xxxviii", None),
+        ("lxiv", None),
+        ("mix", "mix"),
+        ("civic", "civic"),
+        ("adj", None),
+        ("adv", None),
+    ],
+    "en-gb": [("xxxviii", None), ("mix", "mix"), ("adv", None), ("colour", "colour")],
+    "nl": [("ideeën", "ideeen"), ("hbo", None), ("ooi", "ooi"), ("bbp", None), ("Jansen", None)]
+    + [(w, None) for w in ("apk", "pda", "ivf", "fte", "azc", "lbo", "vbo", "the", "yes", "try")]
+    + [("app", "app"), ("kaas", "kaas")],
 }
 
 

@@ -6,12 +6,13 @@ import dataclasses
 import hashlib
 import os
 from pathlib import Path
+from unittest.mock import ANY
 
 import pytest
 from conftest import FIXTURES, require_file
 
 from boggle_i18n import build_lexicon
-from boggle_i18n.errors import SourceError
+from boggle_i18n.errors import RecipeError, SourceError
 from boggle_i18n.pipeline import load_recipe, resolve_source
 from boggle_i18n.pipeline.recipe import Recipe
 
@@ -285,3 +286,113 @@ def test_real_download_path_prints_nothing_on_failure(
         resolve_source(recipe)
     captured = capfd.readouterr()
     assert captured.err == "" and captured.out == ""
+
+
+# --- a dictionary expanded by a tool (unmunch, aspell) -------------------------------------
+
+AFF = "SET UTF-8\n\nSFX S Y 2\nSFX S 0 s [aeiou]\nSFX S 0 es [^aeiou]\n\nSFX V Y 1\nSFX V r mos r\n"
+DIC = "3\ncasa/S\nreloj/S\nhablar/V\n"
+
+
+def expand_recipe(folder: Path, dic: Path, expand: str = "unmunch") -> Path:
+    """A recipe of our own whose source is a Hunspell dictionary expanded by unmunch."""
+    path = folder / "expanded.toml"
+    path.write_text(
+        'extends = "wordlist"\nname = "expanded"\nlanguage = "es"\nlicence = "test"\n'
+        f'[source]\nname = "tiny hunspell"\nsystem = ["{dic}"]\nsystem_package = "tiny"\n'
+        f'expand = "{expand}"\ntool_package = "hunspell-tools"\n',
+        encoding="utf-8",
+    )
+    return path
+
+
+def test_unmunch_expands_a_hunspell_dictionary(tmp_path: Path) -> None:
+    """Every form the affix rules make is a word; the manifest names the tool and the inputs' sha256."""
+    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    dic = tmp_path / "tiny.dic"
+    dic.write_text(DIC, encoding="utf-8")
+    (tmp_path / "tiny.aff").write_text(AFF, encoding="utf-8")
+    lexicon = build_lexicon(str(expand_recipe(tmp_path, dic)), store=tmp_path / "store", download=False)
+    assert sorted(lexicon.words_with_prefix("")) == ["casa", "casas", "hablamos", "hablar", "reloj", "relojes"]
+    src = lexicon.manifest["source"]
+    assert src["kind"] == "system" and src["path"] == str(dic)
+    expanded = src["expanded"]
+    assert expanded["tool"] == "unmunch" and expanded["command"].endswith(f"unmunch {dic} {tmp_path / 'tiny.aff'}")
+    assert expanded["inputs"] == {str(dic): hashlib.sha256(DIC.encode()).hexdigest(), str(tmp_path / "tiny.aff"): ANY}
+    # sha256 is that of the tool's output: the same dictionary gives the same lexicon.
+    again = build_lexicon(str(expand_recipe(tmp_path, dic)), store=tmp_path / "store2", download=False)
+    assert (
+        again.manifest["source"]["sha256"] == src["sha256"]
+        and again.manifest["trie_sha256"] == lexicon.manifest["trie_sha256"]
+    )
+
+
+def test_expansion_without_its_affix_file_is_one_error(tmp_path: Path) -> None:
+    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    dic = tmp_path / "tiny.dic"
+    dic.write_text(DIC, encoding="utf-8")
+    with pytest.raises(SourceError, match=r"tiny\.aff not found"):
+        build_lexicon(str(expand_recipe(tmp_path, dic)), store=tmp_path / "store", download=False)
+
+
+def test_expansion_tool_missing_names_its_package(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    dic = tmp_path / "tiny.dic"
+    dic.write_text(DIC, encoding="utf-8")
+    monkeypatch.setenv("PATH", str(tmp_path / "empty"))
+    with pytest.raises(SourceError, match=r"needs the unmunch tool \(apt-get install hunspell-tools\)"):
+        build_lexicon(str(expand_recipe(tmp_path, dic)), store=tmp_path / "store", download=False)
+
+
+def test_expansion_that_fails_quotes_the_tool(tmp_path: Path) -> None:
+    """aspell asked for a dictionary it does not have: its own last message, no half-built lexicon."""
+    require_file(Path("/usr/bin/aspell"), "apt-get install aspell")
+    rws = tmp_path / "xx.rws"
+    rws.write_bytes(b"not a dictionary")
+    recipe = expand_recipe(tmp_path, rws, expand="aspell")
+    recipe.write_text(recipe.read_text(encoding="utf-8") + 'dictionary = "xx"\n', encoding="utf-8")
+    with pytest.raises(SourceError, match=r"aspell .* failed \(exit \d+\): .+"):
+        build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    assert not (tmp_path / "store" / "expanded.marisa").exists()
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [('expand = "munch"', "must be one of unmunch, aspell"), ('expand = "aspell"', "needs `dictionary`")],
+)
+def test_bad_expand_fields(tmp_path: Path, field: str, message: str) -> None:
+    path = tmp_path / "bad.toml"
+    path.write_text(
+        'extends = "wordlist"\nname = "bad"\nlanguage = "es"\nlicence = "t"\n'
+        f'[source]\nname = "x"\nsystem = ["/x.dic"]\n{field}\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(RecipeError, match=message):
+        load_recipe(str(path))
+
+
+FLAT_AFF = (
+    "SET UTF-8\nFLAG num\nNEEDAFFIX 666\n\nSFX 10 Y 2\nSFX 10 0 s [aeiou] . is:plural\nSFX 10 0 es [^aeiou]\n\n"
+    "SFX 20 Y 2\nSFX 20 r mos r\nSFX 20 r ndo/666,10 r\n\nPFX 30 Y 1\nPFX 30 0 re .\n"
+)
+FLAT_DIC = "4\ncasa/10 po:nome\nnación/10\nfalar/20,30 po:verbo\nfálar/666,20 st:falar\n"
+
+
+def test_flatten_gives_unmunch_a_dictionary_it_reads(tmp_path: Path) -> None:
+    """Numeric flags, a rule needing a further affix, a NEEDAFFIX stem, morphology: one level of real forms."""
+    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    dic = tmp_path / "gl.dic"
+    dic.write_text(FLAT_DIC, encoding="utf-8")
+    (tmp_path / "gl.aff").write_text(FLAT_AFF, encoding="utf-8")
+    recipe = expand_recipe(tmp_path, dic)
+    recipe.write_text(
+        recipe.read_text(encoding="utf-8").replace(
+            'name = "expanded"\n', 'name = "expanded"\nencoding = "iso-8859-1"\n'
+        )
+        + "flatten = true\n",
+        encoding="utf-8",
+    )
+    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    words = sorted(lexicon.words_with_prefix(""))
+    # falando needs a further affix (666): left out; fálar (NEEDAFFIX) is no word; refalamos is the cross product.
+    assert words == ["casa", "casas", "falamos", "falar", "nacion", "naciones", "refalamos", "refalar"]
+    assert lexicon.manifest["source"]["expanded"]["flattened"] is True

@@ -20,8 +20,10 @@ EN = get_language("en")
 NL = get_language("nl")
 
 
-def ctx(tmp: Path | None = None, vowels: str = NL.vowels, dice: tuple[str, ...] = EN.dice) -> StageContext:
-    return StageContext(vowels=vowels, language_dice=dice, base_dir=tmp or Path("."))
+def ctx(
+    tmp: Path | None = None, vowels: str = NL.vowels, dice: tuple[str, ...] = EN.dice, wordfreq: str | None = None
+) -> StageContext:
+    return StageContext(vowels=vowels, language_dice=dice, base_dir=tmp or Path("."), wordfreq=wordfreq)
 
 
 def run(name: str, entries: list[str], context: StageContext | None = None, **params) -> list[str]:
@@ -50,6 +52,7 @@ def test_every_registered_stage_is_tested_here() -> None:
         "case",
         "alphabet",
         "regex-replace",
+        "frequent",
     }
 
 
@@ -233,6 +236,20 @@ def test_blocklist_errors(tmp_path: Path) -> None:
 
 
 # --- dedupe ----------------------------------------------------------------------------------
+
+
+def test_frequent_keeps_words_wordfreq_counts_often() -> None:
+    """Zipf 3 or more (once per million words), matched case-folded as wordfreq stores words."""
+    pytest.importorskip("wordfreq")
+    english = ctx(wordfreq="en")
+    assert run("frequent", ["House", "the", "zymurgy", "xylograph", "RAIN"], english) == ["House", "the", "RAIN"]
+    assert run("frequent", ["tern", "house"], english) == ["house"]
+    assert run("frequent", ["tern", "house"], english, min_zipf=2.0) == ["tern", "house"]  # tern: Zipf 2.7
+    assert run("frequent", ["Straße", "strasse"], ctx(wordfreq="de")) == ["Straße", "strasse"]
+    with pytest.raises(RecipeError, match="no frequency source"):
+        run("frequent", ["house"])
+    with pytest.raises(RecipeError, match="wordfreq has no list for 'xx'"):
+        run("frequent", ["house"], english, source="xx")
 
 
 def test_dedupe_keeps_first_occurrence_in_order() -> None:

@@ -176,10 +176,19 @@ def test_roll_is_reproducible_and_labelled(client: TestClient) -> None:
 
 
 def test_lookup(client: TestClient) -> None:
+    """The library's lookup: yes with the form the lexicon holds; no with the reason (a stage, or the source)."""
     yes = client.get("/api/lookup", params={"word": " Kaas ", "lang": "nl"}).json()
-    assert yes == {"lexicon": "nl", "lang": "nl", "word": " Kaas ", "key": "kaas", "found": True}
+    assert {k: yes[k] for k in ("lexicon", "lang", "word", "key", "found")} == {
+        "lexicon": "nl",
+        "lang": "nl",
+        "word": " Kaas ",
+        "key": "kaas",
+        "found": True,
+    }
     no = client.get("/api/lookup", params={"word": "kaasx", "lang": "nl"}).json()
-    assert no["found"] is False
+    assert no["found"] is False and no["reason"] == "not in the source of nl"
+    dropped = client.get("/api/lookup", params={"word": "Amsterdam", "lang": "nl"}).json()
+    assert dropped["found"] is False and dropped["dropped_by"]["stage"] == "drop-capitalised"
     assert client.get("/api/lookup", params={"word": "кіт", "lang": "uk"}).json()["found"] is True
 
 

@@ -26,7 +26,15 @@ sys.path.insert(0, str(REPO))
 from doc_section import replace_section  # noqa: E402  (tools/, beside this script)
 
 from boggle_i18n.api import load_lexicon  # noqa: E402
-from boggle_i18n.compare import LanguageResult, compare, table_headers, table_rows  # noqa: E402
+from boggle_i18n.compare import (  # noqa: E402
+    TIERS,
+    LanguageResult,
+    compare,
+    has_dice,
+    table_headers,
+    table_rows,
+    tier_lexicon,
+)
 from boggle_i18n.languages import languages  # noqa: E402
 from boggle_i18n.lexicon.store import Lexicon, lexicon_paths  # noqa: E402
 
@@ -36,11 +44,13 @@ SIZES = ((4, 4), (5, 5))
 
 
 def built_languages(store: str | None) -> list[str]:
-    """Codes of the languages whose default lexicon is built in `store`."""
+    """Codes of the languages whose default lexicon (and common tier, where it has one) is built in `store`."""
     return [
         code
         for code, language in sorted(languages().items())
-        if language.lexicon and lexicon_paths(language.lexicon, store)[0].is_file()
+        if language.lexicon
+        and lexicon_paths(language.lexicon, store)[0].is_file()
+        and (not (common := tier_lexicon(code, "common")) or lexicon_paths(common, store)[0].is_file())
     ]
 
 
@@ -49,7 +59,8 @@ def markdown(results: list[LanguageResult]) -> str:
     headers = table_headers(results)
     rows = table_rows(results)
     code_columns = {headers.index("max board")}
-    right = {i for i, h in enumerate(headers) if h in ("lexicon words", "mean", "median", "p90", "max", "words/board")}
+    numeric = ("lexicon words", "mean", "median", "p90", "max", "words/board", "3-4 letter pts", "alphabet")
+    right = {i for i, h in enumerate(headers) if h in numeric}
     right.add(headers.index("< 10 pts"))
     lines = [
         "| " + " | ".join(headers) + " |",
@@ -85,18 +96,45 @@ def main() -> None:
     started = time.perf_counter()
     load_before = os.getloadavg()[0]
     sections = []
-    for rows, cols in SIZES:
+    means: dict[tuple[str, str, str], float] = {}  # (size, tier, lang) -> mean score
+    for (rows, cols), tier in ((size, tier) for size in SIZES for tier in TIERS):
+        langs = codes if tier == "full" else [c for c in codes if tier_lexicon(c, tier)]
         results = compare(
-            codes, size=(rows, cols), n_boards=args.boards, seed=args.seed, loader=loader, progress=progress
+            langs,
+            size=(rows, cols),
+            n_boards=args.boards,
+            seed=args.seed,
+            loader=loader,
+            progress=progress,
+            roll="letters",
+            tier=tier,
         )
-        if (rows, cols) == (4, 4) and args.write:
+        for r in results:
+            means[(f"{rows}x{cols}", tier, r.lang)] = float(r.stats["mean"])
+        if (rows, cols) == (4, 4) and tier == "full" and args.write:
             from boggle_i18n.compare_plot import plot_scores
 
             plot_scores(results, args.plot, args.seed)
             progress(f"wrote {args.plot}")
-        command = f"boggle-i18n compare {' '.join(codes)} --size {rows}x{cols} --boards {args.boards}"
-        command += f" --seed {args.seed}"
-        sections.append(f"### {rows}x{cols}\n\n`{command}`\n\n{markdown(results)}")
+        command = f"boggle-i18n compare {' '.join(langs)} --size {rows}x{cols} --boards {args.boards}"
+        command += f" --seed {args.seed} --roll letters --tier {tier}"
+        apart = sorted(set(codes) - set(langs))
+        note = f"\n\nNo {tier} tier (no frequency source): {', '.join(apart)}." if apart else ""
+        sections.append(f"### {rows}x{cols}, {tier} tier\n\n`{command}`\n\n{markdown(results)}{note}")
+    dice_langs = [c for c in codes if has_dice(c, (4, 4))]
+    dice_results = compare(dice_langs, size=(4, 4), n_boards=args.boards, seed=args.seed, loader=loader, roll="dice")
+    command = f"boggle-i18n compare {' '.join(dice_langs)} --size 4x4 --boards {args.boards} --seed {args.seed}"
+    sections.append(
+        f"### 4x4 on dice (the languages with a sourced 4x4 set)\n\n`{command} --roll dice`\n\n"
+        f"{markdown(dice_results)}\n\nReported apart (no 4x4 dice set): "
+        f"{', '.join(c for c in codes if c not in dice_langs)}."
+    )
+    ratios = []
+    for size in ("4x4", "5x5"):
+        for tier in TIERS:
+            fr, en = means.get((size, tier, "fr")), means.get((size, tier, "en"))
+            if fr and en:
+                ratios.append(f"| {size} | {tier} | {fr:.1f} | {en:.1f} | {fr / en:.2f} |")
     seconds = time.perf_counter() - started
     plot_link = os.path.relpath(args.plot, args.write.parent) if args.write else args.plot.name
     body = (
@@ -105,21 +143,23 @@ def main() -> None:
         f"{os.cpu_count()} CPUs, load average {load_before:.1f}), for every language whose lexicon was built. "
         "Each table is what the `boggle-i18n compare` command above it prints (same library call, same seeds); "
         "`--json` adds every board with its score.\n\n"
-        "How to read it: `boards from` says how the boards were made: `dice SET` rolls that sourced dice set "
-        "(each die once, one face up); `distribution (...)` means the language has no sourced dice set of "
-        "that size, so every cell is drawn on its own from a letter distribution derived from the built "
-        "lexicon (how often each face occurs in its words; a multi-letter face such as `qu` by its own count), "
-        "over the faces of its dice set of another size or, without dice, over its alphabet. Dice are never "
-        "invented, so distribution boards are not comparable one for one with dice boards: independent cells "
-        "can repeat a letter more often than a dice set allows, and follow the lexicon's letter mix rather than "
-        "a game designer's. Scores use each language's own rules (the `rules` column: minimum length and "
-        "scoring table, from its dice set of that size, else its language record); `(beta)` marks a weak list "
-        "(see the language table above). Each language's boards come from its own seed, "
+        "One basis: every table but the last rolls every language's boards the same way, `--roll letters`: "
+        "each cell drawn on its own from the language's letter distribution (the faces of its dice set, "
+        "else its alphabet, each weighted by how often it occurs in the lexicon's words), and scores every "
+        "language under one rule set by size (4x4: 3+ letters, classic-4x4; 5x5: 4+ letters, big-5x5). The "
+        "full tier is the language's default lexicon; the common tier its `CODE-common` lexicon (words at "
+        "least Zipf 3 frequent in wordfreq). The last table rolls real dice, for the languages that have "
+        "them. `3-4 letter pts` is the share of points from words of 3 and 4 letters on the first 200 "
+        "boards; `alphabet` the letters the lexicon uses. Each language's boards come from its own seed, "
         "`language_seed(seed, code)`, so adding a language changes no other row. p90 is numpy's linear "
         "interpolation; `< 10 pts` is the share of boards scoring under 10; the longest words are from the "
         "five best boards.\n\n"
+        "French against English (mean score of random letter boards, same basis):\n\n"
+        "| size | tier | fr mean | en mean | fr / en |\n| --- | --- | ---: | ---: | ---: |\n"
+        + "\n".join(ratios)
+        + "\n\n"
         + "\n\n".join(sections)
-        + f"\n\n![Scores of random 4x4 boards per language]({plot_link})"
+        + f"\n\n![Scores of random 4x4 boards per language, letters, full tier]({plot_link})"
     )
     if args.write:
         replace_section(args.write, START, END, body)

@@ -38,6 +38,7 @@ from . import (  # noqa: E402,F401
     compare_cmd,
     languages_cmd,
     lexicon_cmds,
+    lookup_cmd,
     optimize_cmd,
     paths_cmd,
     prove_cmd,

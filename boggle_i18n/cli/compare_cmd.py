@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 import typer
 
 from ..board.notation import parse_size
+from ..errors import BoggleI18nError
 
 if TYPE_CHECKING:
     from ..compare import LanguageResult
@@ -34,13 +35,28 @@ def _is_number(text: str) -> bool:
     return text.replace(",", "").replace(".", "").replace("%", "").isdigit()
 
 
-def summary_line(results: Sequence[LanguageResult], seed: int) -> str:
-    """What every figure rests on: size, boards, seed, and how per-language seeds are made."""
+def summary_line(
+    results: Sequence[LanguageResult], seed: int, roll: str | None = None, apart: Sequence[str] = ()
+) -> str:
+    """What every figure rests on: size, boards, seed, basis and rules, and how per-language seeds are made."""
+    from ..compare import basis
+
     r = results[0]
-    return (
+    lines = [
         f"{counted(r.stats['n_boards'], f'random {r.rows}x{r.cols} board')} per language, --seed {seed} "
         "(each language's own seed: compare.language_seed(seed, code), in --json); fast engine"
-    )
+    ]
+    b = basis(roll, (r.rows, r.cols))
+    if roll is None:
+        lines.append("mixed basis: each language's own dice set (else letters) and rules; --roll letters|dice for one")
+    else:
+        rules = b["rules"]
+        lines.append(
+            f"one basis: --roll {roll}, {b['note']}; {rules['min_length']}+ letters, {rules['scoring']} for all"
+        )
+    if apart:
+        lines.append(f"reported apart, no {r.rows}x{r.cols} dice set: {', '.join(apart)} (use --roll letters)")
+    return "\n".join(lines)
 
 
 @app.command("compare")
@@ -64,6 +80,22 @@ def compare_cmd(
         help="Write score distributions per language to FILE (.png or .svg; needs the [plot] extra).",
         show_default=False,
     ),
+    roll: str | None = typer.Option(
+        None,
+        "--roll",
+        metavar="letters|dice",
+        help="One basis for every language: boards from each letter distribution (all languages), or from each "
+        "dice set (languages without one reported apart); rules then by size, the same for all "
+        "(4x4: 3+ letters, classic-4x4; 5x5: 4+, big-5x5; 6x6+: 4+, superbig-6x6). Default: each language's own.",
+        show_default=False,
+    ),
+    tier: str = typer.Option(
+        "full",
+        "--tier",
+        metavar="full|common",
+        help="Lexicon tier: the full default lexicon, or its common-words tier (NAME-common: words at least "
+        "Zipf 3 frequent in wordfreq; needs the [frequency] extra); languages without one reported apart.",
+    ),
     json_out: bool = typer.Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
     store: Path | None = StoreOption,
 ) -> None:
@@ -73,10 +105,18 @@ def compare_cmd(
 
     Lexicons not built yet are built first from the system word list.
     """
-    from ..compare import check_request, compare, table_headers, table_rows  # only when the command runs
+    from ..compare import basis, check_request, compare, table_headers, table_rows, without_dice, without_tier
 
     shape = parse_size(size)
-    check_request(langs, shape, boards, optimize_time, seed)
+    roll = roll.strip().lower() if roll is not None else None
+    tier = tier.strip().lower()
+    check_request(langs, shape, boards, optimize_time, roll, tier, seed)
+    apart = without_dice(langs, shape) if roll == "dice" else []
+    if apart and len(apart) == len(langs):
+        raise BoggleI18nError(f"no language named has a {size} dice set: use --roll letters")
+    no_tier = without_tier(langs, tier) if tier != "full" else []
+    if len(set(apart) | set(no_tier)) == len(langs):
+        raise BoggleI18nError(f"no language named has a {tier} tier (no frequency source covers it)")
     if plot is not None:
         from ..compare_plot import check_plot_path, require_matplotlib
 
@@ -91,6 +131,8 @@ def compare_cmd(
         optimize_time=optimize_time,
         loader=lambda name: load_or_build(name, store),
         progress=note,
+        roll=roll,
+        tier=tier,
     )
     if plot is not None:
         from ..compare_plot import plot_scores
@@ -98,7 +140,13 @@ def compare_cmd(
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")
     if json_out:
-        data = {"rows": shape[0], "cols": shape[1], "n_boards": boards, "seed": seed}
+        data = {"rows": shape[0], "cols": shape[1], "n_boards": boards, "seed": seed, "basis": basis(roll, shape, tier)}
+        data.update(without_dice=apart, without_tier=no_tier)
         emit(to_json({**data, "languages": [r.to_dict() for r in results]}))
         return
-    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary_line(results, seed))
+    summary = summary_line(results, seed, roll, apart)
+    if tier != "full":
+        summary += f"\ntier: {tier} (each language's NAME-{tier} lexicon)"
+        if no_tier:
+            summary += f"; reported apart, no {tier} tier: {', '.join(no_tier)}"
+    emit(render_table(table_headers(results), table_rows(results)) + "\n\n" + summary)

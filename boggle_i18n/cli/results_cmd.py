@@ -8,7 +8,7 @@ import typer
 
 from ..storage import check_output
 from . import app
-from .common import emit, handle_errors
+from .common import StoreOption, emit, handle_errors, note
 
 
 @app.command("results")
@@ -24,11 +24,26 @@ def results_cmd(
         metavar="FILE",
         help="Write the page here (atomically), e.g. docs/results.md [default: stdout].",
     ),
+    rescore: bool = typer.Option(
+        False, "--rescore", help="Score the best board of each stale result again with today's lexicon."
+    ),
+    store: Path | None = StoreOption,
 ) -> None:
-    """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, from result files."""
+    """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, from result files.
+
+    A result whose lexicon's trie sha256 differs from the lexicon built in the store is
+    marked stale (lexicons not built there are not checked); stale files are named on stderr.
+    """
     from ..optimize.results import load_results, render_results
+    from ..optimize.stale import check_runs
     from ..prove.records import load_proofs, render_proofs
 
     check_output(output)
     runs, known = load_results(folder)
-    emit(render_results(runs, known) + render_proofs(load_proofs(folder), runs), output)
+    fresh = check_runs(runs, store, rescore=rescore)
+    proofs = load_proofs(folder)
+    proofs_fresh = check_runs(proofs, store)
+    for name, state in sorted({**fresh, **proofs_fresh}.items()):
+        if state.state == "stale":
+            note(f"{name}: {state.note()}")
+    emit(render_results(runs, known, fresh) + render_proofs(proofs, runs, proofs_fresh), output)

@@ -121,6 +121,7 @@ def stage_context(recipe: Recipe, language: Language) -> StageContext:
         case=language.case,
         min_length=language.min_length,
         max_length=language.max_length,
+        wordfreq=language.wordfreq,
     )
 
 

@@ -73,9 +73,12 @@ def _when(run: dict[str, Any]) -> str:
     return str(run.get("started", "")).replace("T", " ").replace("Z", " UTC")
 
 
-def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) -> str:
-    """The Markdown page."""
+def render_results(
+    runs: Iterable[dict[str, Any]], known: list[dict[str, Any]], stale: dict[str, Any] | None = None
+) -> str:
+    """The Markdown page; `stale` (file name -> `stale.Freshness`) marks results whose lexicon changed."""
     runs = list(runs)
+    stale = stale or {}
     groups: dict[tuple[Any, ...], list[dict[str, Any]]] = {}
     for run in runs:
         groups.setdefault(_group_key(run), []).append(run)
@@ -102,8 +105,10 @@ def render_results(runs: Iterable[dict[str, Any]], known: list[dict[str, Any]]) 
         pub = _published(known, best_run)
         at = best_run.get("best_at")
         time_text = f"{at:.0f} s of {best_run['seconds']:.0f} s" if at is not None else f"{best_run['seconds']:.0f} s"
+        note = stale[best_run["_file"]].note() if best_run["_file"] in stale else ""
+        score = f"{b['score']} ({note})" if note else str(b["score"])
         out.append(
-            f"| {lexicon} | {size} | {space} | {rules} | {b['score']} | {b['n_words']} | `{b['board']}` | {pub} "
+            f"| {lexicon} | {size} | {space} | {rules} | {score} | {b['n_words']} | `{b['board']}` | {pub} "
             f"| `{best_run['command']}` | {best_run['seed']} | {time_text} |"
         )
     target_runs = [r for r in runs if r["settings"].get("target") is not None]

@@ -39,6 +39,13 @@ class SourceSpec:
     system_package: str | None = None
     filename: str | None = None
     upstream: str | None = None
+    # A spell-checker dictionary expanded into every word form by a tool (EXPANDERS below; run by sources.py):
+    # `expand` names the tool, `system` the dictionary file (.dic or aspell's .rws),
+    # `dictionary` aspell's dictionary name, `tool_package` the Debian package of the tool.
+    expand: str | None = None
+    dictionary: str | None = None
+    tool_package: str | None = None
+    flatten: bool = False  # rewrite the Hunspell pair first (pipeline/hunspell.py): numeric flags, NEEDAFFIX
 
 
 @dataclass(frozen=True)
@@ -88,7 +95,7 @@ _TOP: dict[str, type | tuple[type, ...]] = {
     "extends": str,
 }
 _REQUIRED = ("name", "language", "licence", "source", "stages")
-_SOURCE: dict[str, type] = {
+_SOURCE: dict[str, type | tuple[type, ...]] = {
     "name": str,
     "version": str,
     "url": str,
@@ -97,7 +104,12 @@ _SOURCE: dict[str, type] = {
     "system_package": str,
     "filename": str,
     "upstream": str,
+    "expand": str,
+    "dictionary": str,
+    "tool_package": str,
+    "flatten": bool,
 }
+EXPANDERS = ("unmunch", "aspell")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
@@ -139,6 +151,15 @@ def _validate(raw: dict[str, Any], where: str) -> None:
         raise RecipeError(f"{where}: [source] missing field 'name'")
     if not all(isinstance(p, str) for p in src.get("system", [])):
         raise RecipeError(f"{where}: [source] field 'system' must be a list of paths (strings)")
+    if "expand" in src:
+        if src["expand"] not in EXPANDERS:
+            raise RecipeError(f"{where}: [source] field 'expand' must be one of {', '.join(EXPANDERS)}")
+        if not src.get("system"):
+            raise RecipeError(f"{where}: [source] an expanded dictionary needs `system` (the dictionary file)")
+        if src["expand"] == "aspell" and not _NAME.match(src.get("dictionary", "")):
+            raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
+    if src.get("flatten") and src.get("expand") != "unmunch":
+        raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
     if "sha256" in src and not _SHA.match(src["sha256"]):
         raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
     for i, st in enumerate(raw["stages"], 1):
@@ -212,6 +233,10 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         system_package=src.get("system_package"),
         filename=src.get("filename"),
         upstream=src.get("upstream"),
+        expand=src.get("expand"),
+        dictionary=src.get("dictionary"),
+        tool_package=src.get("tool_package"),
+        flatten=bool(src.get("flatten", False)),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(
@@ -227,6 +252,11 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         raw=raw,
         extends=extends,
     )
+
+
+def parse_recipe(raw: dict[str, Any], where: str) -> Recipe:
+    """A recipe from its merged content (as a manifest records it), checked like a file."""
+    return _parse({k: v for k, v in raw.items() if k != "extends"}, where, None)
 
 
 def load_recipe(name_or_path: str) -> Recipe:

@@ -3,6 +3,11 @@
 The order is fixed: `--source` first, then a cached download whose sha256 matches
 the recipe, then an installed system list (Debian's `wdutch` puts OpenTaal at
 /usr/share/dict/dutch), and last a checksummed download into the cache.
+
+A recipe may also name a spell-checker dictionary and a tool that expands it into
+every word form (`expand = "unmunch"` for a Hunspell .dic/.aff, `"aspell"` for an
+aspell dictionary): the tool runs as a subprocess and its output is streamed
+like a file, so the expanded list is never written to disk or held in memory.
 """
 
 from __future__ import annotations
@@ -12,15 +17,17 @@ import hashlib
 import os
 import shutil
 import subprocess
+import tempfile
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import IO, Any, BinaryIO
 
 from ..errors import SourceError
 from ..limits import clip
 from ..storage import cache_dir
-from .recipe import Recipe
+from .recipe import Recipe, SourceSpec
 
 OFFLINE_ENV = "BOGGLE_I18N_OFFLINE"
 DOWNLOAD_TIMEOUT = 30
@@ -44,6 +51,13 @@ class ResolvedSource:
     size: int = field(default=0)
     package: str | None = None  # the Debian package of a system list
     upstream: str | None = None  # where the list is maintained (the recipe's `upstream`)
+    expansion: Expansion | None = None  # set when the words come from expanding a dictionary
+
+    def _stream(self) -> Any:
+        """A context manager giving a binary handle on the raw bytes (a file, or a tool's output)."""
+        if self.expansion is not None:
+            return self.expansion.run()
+        return _open(self.path)
 
     def lines(self, encoding: str, progress: Callable[[int, int], None] | None = None) -> Iterator[str]:
         """The entries, one per line, split on newline (b"\\n") only; hashes the bytes on the way.
@@ -55,13 +69,15 @@ class ResolvedSource:
         """
         _check_encoding(encoding)
         digest = hashlib.sha256()
-        total = _size(self.path)
+        total = 0 if self.expansion else _size(self.path)
+        # aspell's `expand` prints a root's forms on one line separated by spaces: one entry each.
+        split_spaces = self.expansion is not None and self.expansion.tool == "aspell"
         offset = 0  # file offset of `pending`'s first byte
         pending = b""
-        with _open(self.path) as handle:
+        with self._stream() as handle:
             while chunk := handle.read(CHUNK):
                 digest.update(chunk)
-                pending += chunk
+                pending += chunk.replace(b" ", b"\n") if split_spaces else chunk
                 parts = pending.split(b"\n")
                 pending = parts.pop()
                 for raw in parts:
@@ -89,7 +105,112 @@ class ResolvedSource:
             "bytes": self.size,
             "package": self.package,
             "upstream": self.upstream,
+            **({"expanded": self.expansion.to_dict()} if self.expansion else {}),
         }
+
+
+@dataclass
+class Expansion:
+    """A dictionary expanded into all its word forms by a tool: what runs, on which files.
+
+    `sha256` of the resolved source is then that of the tool's output (the forms,
+    in its order); `inputs` records the dictionary files' own sha256.
+    """
+
+    tool: str  # "unmunch" or "aspell"
+    command: list[list[str]]  # one argv per process of the pipe
+    tool_package: str | None
+    tool_version: str | None
+    inputs: dict[str, str]
+    flatten: tuple[Path, Path] | None = None  # (dic, aff) rewritten by hunspell.flatten before unmunch reads them
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON form, in the manifest's `source.expanded`."""
+        return {
+            "tool": self.tool,
+            "command": " | ".join(" ".join(argv) for argv in self.command),
+            "tool_package": self.tool_package,
+            "tool_version": self.tool_version,
+            "inputs": self.inputs,
+            "flattened": self.flatten is not None,
+        }
+
+    @contextmanager
+    def run(self) -> Iterator[IO[bytes]]:
+        """Start the pipe; yield the last process's stdout; a tool that fails is one clear error.
+
+        Their stderr goes to temporary files (unmunch logs every affix line it
+        parses there), read back only to quote the last line of a failure. A
+        consumer that stops early kills the pipe.
+        """
+        procs: list[subprocess.Popen[bytes]] = []
+        errs = [tempfile.TemporaryFile() for _ in self.command]
+        folder = tempfile.TemporaryDirectory(prefix="boggle-i18n-flat-")
+        command = self.command
+        try:
+            if self.flatten is not None:
+                from .hunspell import flatten
+
+                flat_dic, flat_aff = flatten(*self.flatten, Path(folder.name))
+                command = [[self.command[0][0], str(flat_dic), str(flat_aff)]]
+            stdin: IO[bytes] | None = None
+            for argv, err in zip(command, errs, strict=True):
+                try:
+                    proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.PIPE, stderr=err)
+                except OSError as exc:
+                    raise SourceError(f"cannot run {argv[0]}: {exc.strerror}") from None
+                if stdin is not None:
+                    stdin.close()  # the next process holds it now
+                stdin = proc.stdout
+                procs.append(proc)
+            assert stdin is not None
+            yield stdin
+            for proc, err, argv in zip(procs, errs, command, strict=True):
+                if proc.wait() != 0:
+                    err.seek(0)
+                    lines = err.read().decode("utf-8", "replace").strip().splitlines()
+                    last = lines[-1] if lines else "no message"
+                    raise SourceError(f"{' '.join(argv)} failed (exit {proc.returncode}): {last}")
+        finally:
+            for proc in procs:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait()
+                if proc.stdout is not None:
+                    proc.stdout.close()
+            for err in errs:
+                err.close()
+            folder.cleanup()
+
+
+def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
+    """The tool pipe that expands `dictionary` (checked: the tool is installed, the files readable)."""
+    tool = spec.expand or ""
+    exe = shutil.which("unmunch" if tool == "unmunch" else "aspell")
+    if exe is None:
+        pkg = f" (apt-get install {spec.tool_package})" if spec.tool_package else ""
+        raise SourceError(f"expanding {dictionary} needs the {tool} tool{pkg}")
+    if tool == "unmunch":
+        aff = dictionary.with_suffix(".aff")
+        _check_readable(aff)
+        inputs = [dictionary, aff]
+        # flattened: unmunch reads the rewritten pair, made in a temporary folder when the pipe starts
+        command = [[exe, "flat.dic", "flat.aff"]] if spec.flatten else [[exe, str(dictionary), str(aff)]]
+    else:
+        name = spec.dictionary or ""
+        inputs = [dictionary]
+        command = [
+            [exe, "--encoding=utf-8", f"--dict-dir={dictionary.parent}", "-d", name, "dump", "master"],
+            [exe, "--encoding=utf-8", f"--dict-dir={dictionary.parent}", f"--lang={name}", "expand"],
+        ]
+    return Expansion(
+        tool=tool,
+        command=command,
+        tool_package=spec.tool_package,
+        tool_version=_package_version(spec.tool_package),
+        inputs={str(p): file_sha256(p) for p in inputs},
+        flatten=(dictionary, inputs[1]) if spec.flatten else None,
+    )
 
 
 def _check_encoding(encoding: str) -> None:
@@ -218,8 +339,17 @@ def resolve_source(
         if path.is_file():
             _check_readable(path)
             version = _package_version(spec.system_package)
+            expansion = _expansion(spec, path) if spec.expand else None
             return ResolvedSource(
-                "system", path, spec.name, version, None, None, package=spec.system_package, upstream=spec.upstream
+                "system",
+                path,
+                spec.name,
+                version,
+                None,
+                None,
+                package=spec.system_package,
+                upstream=spec.upstream,
+                expansion=expansion,
             )
     if spec.system:
         tried.append(f"no {' or '.join(spec.system)}")

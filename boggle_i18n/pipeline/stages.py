@@ -39,9 +39,13 @@ class StageContext:
     case: str = "lower"
     min_length: int = 1
     max_length: int | None = None
+    wordfreq: str | None = None  # the language's code in wordfreq (the `frequent` stage's default)
 
 
 STAGES: dict[str, Callable[..., StageFn]] = {}
+# Stages whose answer for an entry depends on the entries before it (dedupe drops repeats):
+# a word traced on its own (`lookup`) passes over them.
+STATEFUL = frozenset({"dedupe"})
 
 
 def stage(name: str) -> Callable[[Callable[..., StageFn]], Callable[..., StageFn]]:
@@ -319,3 +323,29 @@ def _dice_alphabet(ctx: StageContext, *, dice: Iterable[str] | None = None) -> S
         return ok[-1]
 
     return keep_if(spellable)
+
+
+@stage("frequent")
+def _frequent(ctx: StageContext, *, min_zipf: float = 3.0, source: str | None = None) -> StageFn:
+    """Keep entries at least `min_zipf` frequent in wordfreq (Zipf 3: once per million words): a common tier.
+
+    Run it before case and folding: the entry is matched as wordfreq stores words,
+    case-folded (Haus -> haus, Straße -> strasse). The list is the language record's
+    `wordfreq` code unless `source` names another; wordfreq is the optional extra
+    `[frequency]`, its data inside its wheel (no download).
+    """
+
+    code = source if source is not None else ctx.wordfreq
+    if not code:
+        raise RecipeError("frequent: the language has no frequency source (`wordfreq` in its record)")
+    try:
+        import wordfreq
+    except ImportError:
+        raise RecipeError("frequent: needs wordfreq (pip install 'boggle-i18n[frequency]')") from None
+    try:
+        table = wordfreq.get_frequency_dict(code)
+    except (LookupError, ValueError) as exc:
+        raise RecipeError(f"frequent: wordfreq has no list for {code!r}: {exc}") from None
+    floor = 10 ** (min_zipf - 9)  # Zipf = log10(frequency per billion words)
+    common = {word for word, freq in table.items() if freq >= floor}
+    return keep_if(lambda e: e.casefold() in common)

@@ -64,8 +64,9 @@ def _best_found(runs: list[dict[str, Any]], proof: dict[str, Any]) -> str:
     return f"{best['score']} `{best['board']}`"
 
 
-def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]]) -> str:
-    """The Markdown section (empty when there are no proofs)."""
+def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]], fresh: dict[str, Any] | None = None) -> str:
+    """The Markdown section (empty when there are no proofs); `fresh` (optimize.stale.check_runs of the proofs)
+    marks a proof whose lexicon has changed since as stale: it proves the old lexicon's best, not today's."""
     if not proofs:
         return ""
     out = [
@@ -89,6 +90,9 @@ def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]]) -> s
             score, words, board = f"< {p['threshold']}", "", "none at or above the threshold"
         else:
             score, words, board = f"**{best['score']}** proven", str(best["n_words"]), f"`{best['board']}`"
+        state = (fresh or {}).get(p["_file"])
+        if state is not None and state.state == "stale":
+            score += f" ({state.note()})"
         out.append(
             f"| {s['lexicon']} | {_size(p)} | {_rules(s)} | {score} | {words} | {board} | "
             f"{len(p['boards'])} at >= {p['threshold']} | {_best_found(runs, p)} | {p['classes']:,} "

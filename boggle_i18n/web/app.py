@@ -13,7 +13,6 @@ import asyncio
 import json
 import os
 import threading
-import unicodedata
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
 from pathlib import Path
@@ -176,6 +175,7 @@ class WebApp:
         self.scorers = Scorers()
         self.jobs = Jobs()
         self._counts: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
+        self._checkers: dict[int, Any] = {}
         self._lock = threading.Lock()
         self._languages: tuple[tuple[tuple[str, int, int], ...], dict[str, Any]] | None = None
 
@@ -231,13 +231,28 @@ class WebApp:
         return counts
 
     def lookup(self, params: Mapping[str, Any]) -> dict[str, Any]:
-        """GET /api/lookup: whether the lexicon holds a word (a thin call, the library's lookup once it exists)."""
+        """GET /api/lookup: whether the lexicon holds a word and, if not, why (the library's `lookup.WordChecker`:
+        the word through the stages its recipe recorded, as `boggle-i18n lookup` answers)."""
         word = _text(params, "word", limit=MAX_WORD)
         if word is None:
             raise BadRequest("give a word, e.g. word=kaas")
         selection = select(lang=_text(params, "lang", limit=16), lexicon=_lexicon(params), store=self.store)
         lexicon = self.lexicons.get(selection.require_lexicon())
-        return {"lexicon": lexicon.name, "lang": selection.language.code, **is_word(lexicon, word)}
+        answer = self._checker(lexicon).check(word).to_dict()
+        return {**answer, "lang": selection.language.code, "key": answer["normalised"] or word.strip().lower()}
+
+    def _checker(self, lexicon: Any) -> Any:
+        """One word checker per lexicon (its recipe's stages, built once)."""
+        from ..lookup import WordChecker
+
+        key = id(lexicon)
+        with self._lock:
+            checker = self._checkers.get(key)
+        if checker is None or checker.lexicon is not lexicon:
+            checker = WordChecker(lexicon)
+            with self._lock:
+                self._checkers[key] = checker
+        return checker
 
     # -- listings
 
@@ -442,12 +457,6 @@ def _store_state(store: str | os.PathLike[str] | None) -> tuple[tuple[str, int, 
             )
     except OSError:
         return ()
-
-
-def is_word(lexicon: Any, word: str) -> dict[str, Any]:
-    """Whether `lexicon` holds `word`, looked up as typed, then NFC and lower-cased (the form tries store)."""
-    key = unicodedata.normalize("NFC", word.strip()).lower()
-    return {"word": word, "key": key, "found": key in lexicon}
 
 
 # ---------------------------------------------------------------- ASGI wiring

@@ -291,7 +291,7 @@ async function lookUp() {
   const r = await api("/api/lookup?" + query({ word, lang: $("lang").value, lexicon: $("lexicon").value }));
   const a = $("word-answer");
   a.dataset.found = r.found;
-  a.textContent = r.found ? `Yes: “${r.key}” is in lexicon ${r.lexicon}.` : `No: “${r.key}” is not in lexicon ${r.lexicon}.`;
+  a.textContent = r.found ? `Yes: “${r.key}” is in lexicon ${r.lexicon}.` : `No: “${r.key}”: ${r.reason}.`;
 }
 
 // ------------------------------------------------------------------ long jobs: compare and search

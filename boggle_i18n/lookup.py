@@ -1,0 +1,141 @@
+""" "Is this a word?": a word as a player types it, normalised by the recipe its lexicon was built with.
+
+The word goes through the very stages recorded in the lexicon's manifest (the
+merged recipe), one entry at a time, so `Häuser` becomes `haeuser` in `de`
+exactly as the pipeline made it. When the word is not in the lexicon the answer
+says why: the stage that dropped it (`blocklist file='lists/de-abbreviations.txt'`)
+or, when it passes every stage, that the source never had it.
+
+A player types words in any case: the word is tried as typed and then in lower
+case (a capital a list marks as a name would otherwise hide `Kaas`), and the
+first form the lexicon holds answers; else the first form a stage dropped
+explains why (`Madrid`: the capital rule), or the source never had it.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable
+from dataclasses import dataclass
+from typing import Any
+
+from .errors import BoggleI18nError
+from .languages import get_language
+from .lexicon.build import ensure_lexicon, stage_context
+from .lexicon.store import Lexicon
+from .pipeline.recipe import Recipe, parse_recipe
+from .pipeline.runner import build_stages
+from .pipeline.stages import STATEFUL, StageFn
+from .selection import select
+
+
+@dataclass(frozen=True)
+class Dropped:
+    """The stage that dropped a word: its number in the recipe, name and parameters."""
+
+    index: int
+    stage: str
+    params: dict[str, Any]
+
+    def label(self) -> str:
+        """`stage 9 (blocklist file='lists/de-abbreviations.txt')`."""
+        params = " ".join(f"{k}={v!r}" for k, v in self.params.items())
+        return f"stage {self.index} ({self.stage}{' ' + params if params else ''})"
+
+
+@dataclass(frozen=True)
+class Answer:
+    """One word's answer. `normalised` is what the stages make of it (None when a stage dropped it)."""
+
+    word: str
+    lexicon: str
+    found: bool
+    normalised: str | None
+    dropped: Dropped | None
+
+    @property
+    def reason(self) -> str:
+        """Why the answer is what it is, in one phrase."""
+        if self.found:
+            return f"in lexicon {self.lexicon}"
+        if self.dropped is not None:
+            return f"dropped by {self.dropped.label()}"
+        return f"not in the source of {self.lexicon}"
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form (`lookup --json`)."""
+        dropped = None
+        if self.dropped is not None:
+            dropped = {"index": self.dropped.index, "stage": self.dropped.stage, "params": self.dropped.params}
+        return {
+            "word": self.word,
+            "normalised": self.normalised,
+            "found": self.found,
+            "lexicon": self.lexicon,
+            "dropped_by": dropped,
+            "reason": self.reason,
+        }
+
+
+class WordChecker:
+    """A lexicon and the stages of the recipe it was built with, ready to answer many words."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.lexicon = lexicon
+        self.name = str(lexicon.manifest["name"])
+        recipe = _recipe_of(lexicon)
+        self.specs = list(recipe.stages)
+        self._fns: list[StageFn] = build_stages(self.specs, stage_context(recipe, get_language(recipe.language)))
+
+    def trace(self, entry: str) -> tuple[str | None, Dropped | None]:
+        """The entry through every stage: (word it becomes, None) or (None, the stage that dropped it).
+
+        A stateful stage (dedupe) is passed over: it drops only repeats, never a word on its own.
+        """
+        for i, ((name, params), fn) in enumerate(zip(self.specs, self._fns, strict=True), 1):
+            if name in STATEFUL:
+                continue
+            out = fn(entry)
+            if out is None:
+                return None, Dropped(i, name, dict(params))
+            entry = out
+        return entry, None
+
+    def check(self, word: str) -> Answer:
+        """Whether `word` (as a player types it) is in the lexicon, and why not."""
+        if not word.strip():
+            raise BoggleI18nError("not a word: an empty string")
+        traced = []
+        for form in dict.fromkeys((word, word.lower())):
+            normalised, dropped = self.trace(form)
+            if normalised is not None and normalised in self.lexicon:
+                return Answer(word, self.name, True, normalised, None)
+            traced.append((normalised, dropped))
+        # Not a word: the first form a stage dropped says why (`Madrid`: the capital rule), else
+        # every form passed the stages and the source never had it.
+        normalised, dropped = next(((n, d) for n, d in traced if d is not None), traced[-1])
+        return Answer(word, self.name, False, normalised, dropped)
+
+
+def _recipe_of(lexicon: Lexicon) -> Recipe:
+    """The recipe recorded in the lexicon's manifest (what it was built with, not today's file)."""
+    raw = lexicon.manifest.get("recipe")
+    if not isinstance(raw, dict):
+        raise BoggleI18nError(f"lexicon {lexicon.manifest.get('name')!r} records no recipe: cannot explain its words")
+    return parse_recipe(raw, f"recipe of lexicon {lexicon.manifest.get('name')!r}")
+
+
+def lookup(
+    words: Iterable[str],
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    store: str | os.PathLike[str] | None = None,
+) -> list[Answer]:
+    """Answer "is this a word?" for each of `words` in lexicon `lexicon` (default: `lang`'s own).
+
+    The lexicon is built first if it is not built yet (as `solve` does).
+    """
+    selection = select(lang=lang, lexicon=lexicon, store=store)
+    checker = WordChecker(ensure_lexicon(selection.require_lexicon(), store=store))
+    return [checker.check(w) for w in words]
