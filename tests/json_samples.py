@@ -29,6 +29,7 @@ VARIANTS: dict[str, list[list[str]]] = {
     "compare": [
         ["compare", "en", "--boards", "20", "--seed", "1"],
         ["compare", "en", "es", "--boards", "10", "--seed", "2", "--optimize-time", "0.3"],
+        ["compare", "en", "es", "--boards", "10", "--seed", "3", "--roll", "letters"],
     ],
     "optimize": [
         [
@@ -63,6 +64,9 @@ VARIANTS: dict[str, list[list[str]]] = {
     "dice": [["dice"]],
     "paths": [["paths", "--size", "3x3"], ["paths", "--size", "2x4", "--no-diagonals", "--max-length", "3"]],
     "build-lexicon": [["build-lexicon", "en", "--source", str(MINI_EN), "--as", "sample"]],
+    "lookup": [
+        ["lookup", "cat", "Dog", "zzz", "--lexicon", "en-enable2k"],
+    ],
     "prove": [
         ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1"],
         ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "100000", "--no-diagonals"],

@@ -105,6 +105,8 @@ PLACEHOLDERS = {
     "--host": "HOST",
     "--port": "PORT",
     "--results": "DIR",
+    "--roll": "letters|dice",
+    "--tier": "full|common",
 }
 
 
