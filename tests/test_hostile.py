@@ -17,10 +17,10 @@ from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
+from boggle_i18n.batch import TOO_LONG, read_blocks
 from boggle_i18n.cli import app
 from boggle_i18n.errors import BoardError
 from boggle_i18n.pipeline import runner as stage_runner
-from boggle_i18n.solver.batch import TOO_LONG, read_blocks
 
 runner = CliRunner()
 MINI_EN = FIXTURES / "mini-en.txt"
