@@ -217,3 +217,33 @@ def test_readers_never_see_a_half_rebuilt_pair(tmp_path: Path) -> None:
             loads += 1
         writer.get()
     assert loads > 0
+
+
+def test_a_link_at_the_download_cache_path_is_removed_not_followed(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A symlink planted where a download lands (pointing at a folder, where pooch's move would write into it) is
+    removed before the download: the linked folder stays empty."""
+    import pooch
+
+    from boggle_i18n.pipeline import sources
+    from boggle_i18n.pipeline.recipe import load_recipe
+
+    recipe = load_recipe("en")
+    victim = tmp_path / "victim"
+    victim.mkdir()
+    target = tmp_path / "cache" / "sources" / "enable1.txt"
+    target.parent.mkdir(parents=True)
+    target.symlink_to(victim)
+    seen: list[bool] = []
+
+    def fake_retrieve(url: str, known_hash: str, fname: str, path: Path, downloader: object) -> str:
+        seen.append(target.is_symlink() or target.exists())
+        (Path(path) / fname).write_text("cat\n", encoding="utf-8")
+        return str(Path(path) / fname)
+
+    monkeypatch.setattr(pooch, "retrieve", fake_retrieve)
+    sources._download(recipe, target)
+    assert seen == [False]
+    assert list(victim.iterdir()) == []
+    assert target.read_text(encoding="utf-8") == "cat\n" and not target.is_symlink()

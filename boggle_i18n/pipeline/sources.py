@@ -291,6 +291,8 @@ def _download(recipe: Recipe, target: Path) -> None:
 
     spec = recipe.source
     target.parent.mkdir(parents=True, exist_ok=True)
+    if target.is_symlink():  # a cache file is never written through a link: pooch would move into a linked folder
+        target.unlink()
     # pooch logs "Downloading data from ..." to stderr; a failure must stay one Error: line.
     pooch.get_logger().setLevel("WARNING")
     try:
