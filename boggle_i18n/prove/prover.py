@@ -12,6 +12,7 @@ classes to project what a whole proof would cost before starting one.
 from __future__ import annotations
 
 import math
+import multiprocessing as mp
 import os
 import platform
 import random
@@ -197,7 +198,9 @@ def prove(
             from .executors import run_cluster
 
             notes, cluster_name = run_cluster(spec, todo, cluster, on_done)
-        elif workers > 1:
+        elif workers > 1 or "fork" in mp.get_all_start_methods():
+            # One worker process even for --workers 1 where fork is cheap: a class can run for a minute inside
+            # C, where Ctrl-C is not seen until it returns; the parent waiting on the pool sees it at once.
             from .executors import run_processes
 
             notes = run_processes(spec, todo, workers, on_done)
