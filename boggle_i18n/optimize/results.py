@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 import statistics
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
@@ -59,9 +59,19 @@ def _rules(run: dict[str, Any]) -> str:
     return f"{rules['scoring']['name']}, {rules['min_length']}+ letters{diag}"
 
 
+def result_size(run: Mapping[str, Any]) -> str | None:
+    """`RxC` of a result file (optimize or prove): its `rows` and `cols`, or, in files written before the one
+    JSON vocabulary, `settings.size`; None if it has neither."""
+    size = (run.get("settings") or {}).get("size")
+    if size:
+        return str(size)
+    if "rows" in run and "cols" in run:
+        return f"{run['rows']}x{run['cols']}"
+    return None
+
+
 def _size(run: dict[str, Any]) -> str:
-    """`RxC` of a run: its `rows` and `cols` (result files before the one JSON vocabulary also had settings.size)."""
-    return str(run["settings"].get("size") or f"{run['rows']}x{run['cols']}")
+    return str(result_size(run))
 
 
 def _group_key(run: dict[str, Any]) -> tuple[str, str, str, str]:

@@ -50,6 +50,7 @@ def _rescore(run: dict[str, Any], lexicon: Lexicon) -> int | None:
     from ..scoring import Beyond, Scoring
     from ..solver.base import Rules
     from ..solver.scorer import prepare_scorer
+    from .results import result_size
 
     if not run.get("best"):
         return None
@@ -64,7 +65,7 @@ def _rescore(run: dict[str, Any], lexicon: Lexicon) -> int | None:
         ),
         diagonals=bool(rules_raw.get("diagonals", True)),
     )
-    shape = parse_size(settings.get("size") or f"{run['rows']}x{run['cols']}")  # files before the vocabulary
+    shape = parse_size(str(result_size(run)))
     board = parse_board(run["best"][0]["board"], {}, shape)
     scorer = prepare_scorer(lexicon, rules, shape, engine="reference")
     return int(scorer.solve(board).score)

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoggleI18nError
+from ..optimize.results import result_size
 
 REQUIRED = ("complete", "proven_best", "boards", "threshold", "classes", "cpu_seconds", "settings", "command")
 
@@ -36,8 +37,7 @@ def load_proofs(folder: Path) -> list[dict[str, Any]]:
 
 
 def _size(data: dict[str, Any]) -> str:
-    """`RxC` of a result file: `rows` and `cols` (optimize files before the one vocabulary: settings.size)."""
-    return str(data["settings"].get("size") or f"{data['rows']}x{data['cols']}")
+    return str(result_size(data))
 
 
 def _rules(settings: dict[str, Any]) -> str:

@@ -30,6 +30,7 @@ from ..api import roll
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..lexicon.store import lexicon_name
+from ..optimize.results import result_size
 from ..selection import select
 from ..solving import choose_board, search_selection, solution_dict, with_lexicon_info
 from .state import Building, Busy, Job, Jobs, Lexicons, Scorers
@@ -414,6 +415,16 @@ class WebApp:
         return self.jobs.start("optimize", params, work)
 
 
+def _recipe_language(name: Any) -> str | None:
+    """The language of a shipped recipe (proof files written before they recorded `lang`)."""
+    from ..pipeline.recipe import load_recipe
+
+    try:
+        return load_recipe(str(name)).language
+    except (BoggleI18nError, OSError):
+        return None
+
+
 def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """The best board per lexicon, size and dice set over result files: `optimize` runs (best found) and
     `prove` runs (`"kind": "proof"`; a complete one's `proven_best` is marked proven and wins a tie)."""
@@ -426,11 +437,12 @@ def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             top = run["best"][0]
         if not isinstance(top, Mapping) or "board" not in top or "score" not in top:
             continue
-        key = (str(settings.get("lexicon")), str(settings.get("size")), str(settings.get("dice") or ""))
+        size = result_size(run)
+        key = (str(settings.get("lexicon")), str(size), str(settings.get("dice") or ""))
         record = {
-            "lang": run.get("lang"),
+            "lang": run.get("lang") or _recipe_language(settings.get("lexicon")),
             "lexicon": settings.get("lexicon"),
-            "size": settings.get("size"),
+            "size": size,
             "dice": settings.get("dice"),
             "rules": settings.get("rules"),
             "board": top["board"],
