@@ -57,17 +57,25 @@ def _task(
     return run_restart(problem, strategy, params, seed, index, Budget(deadline, target, stop), top)
 
 
-def run_cluster(job: Job, cluster: Any, on_progress: Callable[[Progress], None] | None = None) -> tuple[Outcome, str]:
-    """Run `job`'s restarts on the cluster at `cluster` (a scheduler address or a `distributed.Client`)."""
+def connect(cluster: Any) -> tuple[Any, bool]:
+    """(a `distributed.Client` for `cluster`, whether this call made it and must close it): `cluster` is a
+    scheduler address or a Client; one error line when Dask is missing or the scheduler does not answer."""
     try:
-        from distributed import Client, Event, as_completed
+        from distributed import Client
     except ImportError:
         raise BoggleI18nError("--cluster needs Dask distributed: pip install 'boggle-i18n[cluster]'") from None
     own = not isinstance(cluster, Client)
     try:
-        client = Client(cluster, timeout=CONNECT_TIMEOUT) if own else cluster
+        return (Client(cluster, timeout=CONNECT_TIMEOUT) if own else cluster), own
     except (OSError, TimeoutError, ValueError) as exc:
         raise BoggleI18nError(f"cannot reach a Dask scheduler at {cluster}: {exc}") from None
+
+
+def run_cluster(job: Job, cluster: Any, on_progress: Callable[[Progress], None] | None = None) -> tuple[Outcome, str]:
+    """Run `job`'s restarts on the cluster at `cluster` (a scheduler address or a `distributed.Client`)."""
+    client, own = connect(cluster)
+    from distributed import Event, as_completed
+
     out = Outcome()
     started = time.monotonic()
     event_name = f"boggle-i18n-stop-{uuid.uuid4().hex}"

@@ -21,7 +21,6 @@ from ..errors import BoggleI18nError
 from .tasks import ProofSpec, TaskResult, run_task
 
 MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
-CONNECT_TIMEOUT = "10s"
 
 OnDone = Callable[[TaskResult], None]
 
@@ -80,15 +79,11 @@ def run_cluster(spec: ProofSpec, tasks: Sequence[int], cluster: Any, on_done: On
 
     The spec travels once to every worker with the trie bytes; a task whose worker dies is retried by Dask
     on another worker (up to 3 times)."""
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise BoggleI18nError("--cluster needs Dask distributed: pip install 'boggle-i18n[cluster]'") from None
-    own = not isinstance(cluster, Client)
-    try:
-        client = Client(cluster, timeout=CONNECT_TIMEOUT) if own else cluster
-    except (OSError, TimeoutError, ValueError) as exc:
-        raise BoggleI18nError(f"cannot reach a Dask scheduler at {cluster}: {exc}") from None
+    from ..optimize.cluster import connect
+
+    client, own = connect(cluster)
+    from distributed import as_completed
+
     notes: list[str] = []
     futures = []
     try:
