@@ -64,18 +64,23 @@ static inline int ctz64(uint64_t x) {
 #define ctz64(x) __builtin_ctzll(x)
 #endif
 
-/* Children are found by index, never searched: a sum node's table has one slot per cell that may follow it
- * (ranks after its own), a choice node's one slot per face of its cell's set. */
+/* Children are found by index, never searched: a sum node has one slot per cell that may follow it (ranks
+ * after its own), a choice node one slot per face of its cell's set. A node and its slots lie side by side in
+ * one int32 arena (a node is its offset there): looking a child up touches one cache line, not two arrays. */
 typedef struct {
     int64_t value;  /* sum: the bound of its subtree (points + its choices' values); choice: the max over its faces */
     int64_t points; /* sum: the points of the word-paths that end here */
-    int32_t table;  /* offset of the child slots in the arena */
     int16_t label;  /* sum: the face read at the parent choice; choice: its cell */
     int8_t kind;    /* 0 sum, 1 choice */
     int8_t base;    /* sum: rank of the first cell it may have a choice for; choice: unused */
     int32_t width;  /* number of child slots */
     uint32_t word;  /* sum: the last word counted here, plus one (0: none) */
+    int32_t pad;
 } TNode;
+
+#define HDR ((int64_t)(sizeof(TNode) / sizeof(int32_t)))
+#define ND(t, i) ((TNode *)((t)->arena + (i)))
+#define SL(t, i) ((t)->arena + (i) + HDR)
 
 typedef struct {
     /* inputs */
@@ -95,10 +100,9 @@ typedef struct {
     uint64_t first_letters[MAX_CELLS]; /* trie letters that begin some face of the cell's set */
     uint64_t by_first[MAX_CELLS][64];  /* faces of the cell's set that begin with each letter */
     /* the tree */
-    TNode *tree;
-    int32_t size, cap;
-    int32_t *slots;
-    int64_t slots_used, slots_cap;
+    int32_t *arena;    /* nodes and their slots */
+    int64_t used, cap; /* int32 units */
+    int64_t made, tree_nodes; /* nodes made; of them, the class's tree */
     /* the walk: the current path's (cell, face) pairs kept sorted by rank, and the tree's sum nodes along that
      * sorted sequence, valid up to depth `valid` (a step into the path only moves the pairs after its rank) */
     int sorted_rank[MAX_CELLS], sorted_cell[MAX_CELLS], sorted_face[MAX_CELLS];
@@ -136,35 +140,31 @@ static inline int face_slot(const Ctx *t, int cell, int face) {
  * `label`'s cell: its slots are made empty. */
 static int32_t new_node(Ctx *t, int kind, int label, int base) {
     int32_t width = kind ? popcount64(t->sets[label]) : t->cells - base;
-    if (t->size == t->cap) {
-        if (t->cap > INT32_MAX / 2) { t->failed = 1; return NO_NODE; }
-        int32_t cap = t->cap ? t->cap * 2 : 1024;
-        TNode *grown = realloc(t->tree, (size_t)cap * sizeof(TNode));
+    int64_t need = HDR + ((width + 1) & ~1); /* even: every node starts 8-byte aligned */
+    if (t->used + need > t->cap) {
+        int64_t cap = t->cap ? t->cap * 2 : 1 << 16;
+        while (cap < t->used + need) cap *= 2;
+        if (cap > INT32_MAX) { t->failed = 1; return NO_NODE; }
+        int32_t *grown = realloc(t->arena, (size_t)cap * sizeof(int32_t));
         if (!grown) { t->failed = 1; return NO_NODE; }
-        t->tree = grown;
+        t->arena = grown;
         t->cap = cap;
     }
-    if (t->slots_used + width > t->slots_cap) {
-        int64_t cap = t->slots_cap ? t->slots_cap * 2 : 8192;
-        while (cap < t->slots_used + width) cap *= 2;
-        if (cap > INT32_MAX) { t->failed = 1; return NO_NODE; }
-        int32_t *grown = realloc(t->slots, (size_t)cap * sizeof(int32_t));
-        if (!grown) { t->failed = 1; return NO_NODE; }
-        t->slots = grown;
-        t->slots_cap = cap;
-    }
-    TNode *n = &t->tree[t->size];
+    int32_t at = (int32_t)t->used;
+    TNode *n = ND(t, at);
     n->value = 0;
     n->points = 0;
-    n->table = (int32_t)t->slots_used;
     n->label = (int16_t)label;
     n->kind = (int8_t)kind;
     n->base = (int8_t)base;
     n->width = width;
     n->word = 0;
-    for (int32_t i = 0; i < width; i++) t->slots[t->slots_used + i] = NO_NODE;
-    t->slots_used += width;
-    return t->size++;
+    n->pad = 0;
+    int32_t *slot = SL(t, at);
+    for (int32_t i = 0; i < width; i++) slot[i] = NO_NODE;
+    t->used += need;
+    t->made++;
+    return at;
 }
 
 /* The path (of `depth` pairs) steps into `cell` showing `face`: the pair goes in at its rank; returns where. */
@@ -197,29 +197,30 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     int32_t node = t->node_at[t->valid];
     for (int i = t->valid; i < length; i++) {
         int cell = t->sorted_cell[i], face = t->sorted_face[i], r = t->sorted_rank[i];
-        int32_t at = t->tree[node].table + (r - t->tree[node].base);
-        int32_t choice = t->slots[at];
+        int k = r - ND(t, node)->base;
+        int32_t choice = SL(t, node)[k];
         if (choice == NO_NODE) {
             choice = new_node(t, 1, cell, 0);
             if (choice == NO_NODE) return;
-            t->slots[at] = choice;
+            SL(t, node)[k] = choice; /* after new_node: the arena may have moved */
         }
-        at = t->tree[choice].table + face_slot(t, cell, face);
-        node = t->slots[at];
-        if (node == NO_NODE) {
-            node = new_node(t, 0, face, r + 1);
-            if (node == NO_NODE) return;
-            t->slots[at] = node;
+        k = face_slot(t, cell, face);
+        int32_t next = SL(t, choice)[k];
+        if (next == NO_NODE) {
+            next = new_node(t, 0, face, r + 1);
+            if (next == NO_NODE) return;
+            SL(t, choice)[k] = next;
         }
+        node = next;
         t->node_at[i + 1] = node;
     }
     t->valid = length;
     t->word_paths++;
     /* The same word over the same cells (a path in another order) is counted once. Only the last word is
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
-    if (t->tree[node].word != (uint32_t)word + 1) {
-        t->tree[node].word = (uint32_t)word + 1;
-        t->tree[node].points += pts;
+    if (ND(t, node)->word != (uint32_t)word + 1) {
+        ND(t, node)->word = (uint32_t)word + 1;
+        ND(t, node)->points += pts;
     }
 }
 
@@ -247,24 +248,25 @@ HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, 
     }
 }
 
-/* Bounds bottom-up: a child is always made after its parent, so reverse creation order sees children first. */
-static void evaluate(Ctx *t) {
-    for (int32_t i = t->size - 1; i >= 0; i--) {
-        TNode *n = &t->tree[i];
-        const int32_t *slot = t->slots + n->table;
-        if (n->kind == 1) {
-            int64_t best = 0;
-            for (int32_t k = 0; k < n->width; k++)
-                if (slot[k] != NO_NODE && t->tree[slot[k]].value > best) best = t->tree[slot[k]].value;
-            n->value = best;
-        } else {
-            n->value = n->points;
-            int any = 0;
-            for (int32_t k = 0; k < n->width; k++)
-                if (slot[k] != NO_NODE) n->value += t->tree[slot[k]].value, any = 1;
-            if (!any) n->width = 0; /* a leaf: the branching passes it by */
-        }
+/* Bounds bottom-up, depth first (the tree is at most 2 * cells + 1 deep). */
+static int64_t evaluate(Ctx *t, int32_t i) {
+    TNode *n = ND(t, i);
+    const int32_t *slot = SL(t, i);
+    if (n->kind == 1) {
+        int64_t best = 0;
+        for (int32_t k = 0; k < n->width; k++)
+            if (slot[k] != NO_NODE) {
+                int64_t v = evaluate(t, slot[k]);
+                if (v > best) best = v;
+            }
+        return n->value = best;
     }
+    int64_t value = n->points;
+    int any = 0;
+    for (int32_t k = 0; k < n->width; k++)
+        if (slot[k] != NO_NODE) value += evaluate(t, slot[k]), any = 1;
+    if (!any) n->width = 0; /* a leaf: the branching passes it by */
+    return n->value = value;
 }
 
 static int push_active(Ctx *t, int32_t node) {
@@ -287,9 +289,9 @@ static void emit(Ctx *t) {
 
 /* The choice for the cell of rank `r` under active sum node `sum`, or NO_NODE. */
 static inline int32_t choice_at(const Ctx *t, int32_t sum, int r) {
-    const TNode *n = &t->tree[sum];
+    const TNode *n = ND(t, sum);
     int k = r - n->base;
-    return k >= 0 && k < n->width ? t->slots[n->table + k] : NO_NODE;
+    return k >= 0 && k < n->width ? SL(t, sum)[k] : NO_NODE;
 }
 
 static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
@@ -300,37 +302,37 @@ static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
 static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
     int32_t n = new_node(t, 0, -1, base);
     if (n == NO_NODE) return NO_NODE;
-    int64_t value = t->tree[a].points + (b != NO_NODE ? t->tree[b].points : 0);
-    t->tree[n].points = value;
+    int64_t value = ND(t, a)->points + (b != NO_NODE ? ND(t, b)->points : 0);
+    ND(t, n)->points = value;
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
         else if ((c = merge_choice(t, ca, cb)) == NO_NODE) return NO_NODE;
-        t->slots[t->tree[n].table + (r - base)] = c;
-        if (c != NO_NODE) value += t->tree[c].value;
+        SL(t, n)[(r - base)] = c;
+        if (c != NO_NODE) value += ND(t, c)->value;
     }
-    t->tree[n].value = value;
+    ND(t, n)->value = value;
     return n;
 }
 
 /* Two choice nodes on one cell merged: face by face, the sum nodes are merged where both have one. */
 static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
-    int cell = t->tree[a].label;
+    int cell = ND(t, a)->label;
     int32_t n = new_node(t, 1, cell, 0);
     if (n == NO_NODE) return NO_NODE;
-    int32_t width = t->tree[n].width;
+    int32_t width = ND(t, n)->width;
     int base = t->rank[cell] + 1;
     int64_t best = 0;
     for (int32_t k = 0; k < width; k++) {
-        int32_t sa = t->slots[t->tree[a].table + k], sb = t->slots[t->tree[b].table + k], s;
+        int32_t sa = SL(t, a)[k], sb = SL(t, b)[k], s;
         if (sa == NO_NODE) s = sb;
         else if (sb == NO_NODE) s = sa;
         else if ((s = merge_sum(t, sa, sb, base)) == NO_NODE) return NO_NODE;
-        t->slots[t->tree[n].table + k] = s;
-        if (s != NO_NODE && t->tree[s].value > best) best = t->tree[s].value;
+        SL(t, n)[k] = s;
+        if (s != NO_NODE && ND(t, s)->value > best) best = ND(t, s)->value;
     }
-    t->tree[n].value = best;
+    ND(t, n)->value = best;
     return n;
 }
 
@@ -348,10 +350,10 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
     for (int64_t a = 0; a < mark; a++) {
         int32_t c = choice_at(t, t->active[a], level);
         if (c == NO_NODE) continue;
-        base -= t->tree[c].value;
-        const int32_t *slot = t->slots + t->tree[c].table;
+        base -= ND(t, c)->value;
+        const int32_t *slot = SL(t, c);
         for (int k = 0; k < width; k++)
-            if (slot[k] != NO_NODE) gain[k] += t->tree[slot[k]].value;
+            if (slot[k] != NO_NODE) gain[k] += ND(t, slot[k])->value;
     }
     int k = 0;
     for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1, k++) {
@@ -360,8 +362,8 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
         for (int64_t a = 0; a < mark; a++) {
             int32_t c = choice_at(t, t->active[a], level);
             if (c == NO_NODE) continue;
-            int32_t s = t->slots[t->tree[c].table + k];
-            if (s != NO_NODE && t->tree[s].width > 0) push_active(t, s);
+            int32_t s = SL(t, c)[k];
+            if (s != NO_NODE && ND(t, s)->width > 0) push_active(t, s);
         }
         branch(t, level + 1, base + gain[k]);
         t->active_n = mark;
@@ -377,26 +379,25 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
 /* Force order[level] by merging: the root without its choice on that cell, merged with the choice's child. */
 static void branch_top(Ctx *t, int level, int32_t root) {
     t->branch_nodes++;
-    if (t->failed || t->tree[root].value < t->threshold) return;
+    if (t->failed || ND(t, root)->value < t->threshold) return;
     if (level >= MERGE_LEVELS || level == t->cells) {
         t->active_n = 0;
-        if (push_active(t, root) == 0) branch(t, level, t->tree[root].value);
+        if (push_active(t, root) == 0) branch(t, level, ND(t, root)->value);
         return;
     }
     int cell = t->order[level];
     int32_t choice = choice_at(t, root, level);
-    int64_t rest = t->tree[root].value - (choice != NO_NODE ? t->tree[choice].value : 0);
-    int32_t mark = t->size;
-    int64_t mark_slots = t->slots_used;
+    int64_t rest = ND(t, root)->value - (choice != NO_NODE ? ND(t, choice)->value : 0);
+    int64_t mark = t->used;
     int k = 0;
     for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1, k++) {
-        int32_t child = choice != NO_NODE ? t->slots[t->tree[choice].table + k] : NO_NODE;
-        if (rest + (child != NO_NODE ? t->tree[child].value : 0) < t->threshold) { t->branch_nodes++; continue; }
+        int32_t child = choice != NO_NODE ? SL(t, choice)[k] : NO_NODE;
+        if (rest + (child != NO_NODE ? ND(t, child)->value : 0) < t->threshold) { t->branch_nodes++; continue; }
         t->forced[cell] = ctz64(faces);
         int32_t merged = merge_sum(t, root, child, level + 1);
         if (merged == NO_NODE) return;
         branch_top(t, level + 1, merged);
-        t->size = mark, t->slots_used = mark_slots;
+        t->used = mark;
     }
 }
 
@@ -407,28 +408,23 @@ static void branch_top(Ctx *t, int level, int32_t root) {
 #else
 #define THREAD_LOCAL _Thread_local
 #endif
-static THREAD_LOCAL TNode *kept_tree;
-static THREAD_LOCAL int32_t kept_tree_cap;
-static THREAD_LOCAL int32_t *kept_slots, *kept_active;
-static THREAD_LOCAL int64_t kept_slots_cap, kept_active_cap;
+static THREAD_LOCAL int32_t *kept_arena, *kept_active;
+static THREAD_LOCAL int64_t kept_arena_cap, kept_active_cap;
 
 static void take_arenas(Ctx *t) {
-    t->tree = kept_tree, t->cap = kept_tree_cap;
-    t->slots = kept_slots, t->slots_cap = kept_slots_cap;
+    t->arena = kept_arena, t->cap = kept_arena_cap;
     t->active = kept_active, t->active_cap = kept_active_cap;
-    kept_tree = NULL, kept_slots = NULL, kept_active = NULL;
+    kept_arena = NULL, kept_active = NULL;
 }
 
 /* Keep the arenas for the next call, unless they grew past 1 GiB together (a one-off giant class). */
 static void keep_arenas(Ctx *t) {
-    uint64_t bytes = (uint64_t)t->cap * sizeof(TNode) + (uint64_t)t->slots_cap * 4 + (uint64_t)t->active_cap * 4;
+    uint64_t bytes = (uint64_t)t->cap * 4 + (uint64_t)t->active_cap * 4;
     if (bytes > (1ULL << 30)) {
-        free(t->tree), free(t->slots), free(t->active);
-        t->tree = NULL, t->cap = 0, t->slots = NULL, t->slots_cap = 0;
-        t->active = NULL, t->active_cap = 0;
+        free(t->arena), free(t->active);
+        t->arena = NULL, t->cap = 0, t->active = NULL, t->active_cap = 0;
     }
-    kept_tree = t->tree, kept_tree_cap = t->cap;
-    kept_slots = t->slots, kept_slots_cap = t->slots_cap;
+    kept_arena = t->arena, kept_arena_cap = t->cap;
     kept_active = t->active, kept_active_cap = t->active_cap;
 }
 
@@ -518,8 +514,9 @@ static void run(Ctx *t, int64_t *root_bound) {
         }
     }
     if (t->failed) return;
-    evaluate(t);
-    *root_bound = t->tree[0].value;
+    evaluate(t, root);
+    t->tree_nodes = t->made;
+    *root_bound = ND(t, 0)->value;
     branch_top(t, 0, 0);
 }
 
@@ -557,7 +554,7 @@ static PyObject *search_class(PyObject *self, PyObject *args) {
                 PyErr_NoMemory();
             } else {
                 result = Py_BuildValue("LLLLL", t->failed == 2 ? -1LL : (long long)t->out_n, (long long)root_bound,
-                                       (long long)t->size, (long long)t->word_paths, (long long)t->branch_nodes);
+                                       (long long)t->tree_nodes, (long long)t->word_paths, (long long)t->branch_nodes);
             }
         }
     }
