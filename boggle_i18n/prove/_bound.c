@@ -75,7 +75,7 @@ typedef struct {
     int8_t base;    /* sum: rank of the first cell it may have a choice for; choice: unused */
     int32_t width;  /* number of child slots */
     uint32_t word;  /* sum: the last word counted here, plus one (0: none) */
-    int32_t pad;
+    int32_t kids;   /* sum: 1 once it has a choice (a leaf is passed by when branching) */
 } TNode;
 
 #define HDR ((int64_t)(sizeof(TNode) / sizeof(int32_t)))
@@ -106,7 +106,7 @@ typedef struct {
     /* the walk: the current path's (cell, face) pairs kept sorted by rank, and the tree's sum nodes along that
      * sorted sequence, valid up to depth `valid` (a step into the path only moves the pairs after its rank) */
     int sorted_rank[MAX_CELLS], sorted_cell[MAX_CELLS], sorted_face[MAX_CELLS];
-    int32_t node_at[MAX_CELLS + 1];
+    int32_t node_at[MAX_CELLS + 1], choice_on[MAX_CELLS];
     int valid;
     /* the branching */
     int32_t *active;
@@ -159,7 +159,7 @@ static int32_t new_node(Ctx *t, int kind, int label, int base) {
     n->base = (int8_t)base;
     n->width = width;
     n->word = 0;
-    n->pad = 0;
+    n->kids = 0;
     int32_t *slot = SL(t, at);
     for (int32_t i = 0; i < width; i++) slot[i] = NO_NODE;
     t->used += need;
@@ -203,7 +203,9 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
             choice = new_node(t, 1, cell, 0);
             if (choice == NO_NODE) return;
             SL(t, node)[k] = choice; /* after new_node: the arena may have moved */
+            ND(t, node)->kids = 1;
         }
+        t->choice_on[i] = choice;
         k = face_slot(t, cell, face);
         int32_t next = SL(t, choice)[k];
         if (next == NO_NODE) {
@@ -218,9 +220,18 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     t->word_paths++;
     /* The same word over the same cells (a path in another order) is counted once. Only the last word is
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
-    if (ND(t, node)->word != (uint32_t)word + 1) {
-        ND(t, node)->word = (uint32_t)word + 1;
-        ND(t, node)->points += pts;
+    if (ND(t, node)->word == (uint32_t)word + 1) return;
+    ND(t, node)->word = (uint32_t)word + 1;
+    ND(t, node)->points += pts;
+    ND(t, node)->value += pts;
+    /* The bounds along the path, kept up to date here (the path is in cache; values only grow): a choice's
+     * max moves only if this child passed it, and its sum gains what the max gained. */
+    for (int i = length - 1; i >= 0; i--) {
+        TNode *c = ND(t, t->choice_on[i]);
+        int64_t v = ND(t, t->node_at[i + 1])->value;
+        if (v <= c->value) break;
+        ND(t, t->node_at[i])->value += v - c->value;
+        c->value = v;
     }
 }
 
@@ -246,27 +257,6 @@ HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, 
             }
         }
     }
-}
-
-/* Bounds bottom-up, depth first (the tree is at most 2 * cells + 1 deep). */
-static int64_t evaluate(Ctx *t, int32_t i) {
-    TNode *n = ND(t, i);
-    const int32_t *slot = SL(t, i);
-    if (n->kind == 1) {
-        int64_t best = 0;
-        for (int32_t k = 0; k < n->width; k++)
-            if (slot[k] != NO_NODE) {
-                int64_t v = evaluate(t, slot[k]);
-                if (v > best) best = v;
-            }
-        return n->value = best;
-    }
-    int64_t value = n->points;
-    int any = 0;
-    for (int32_t k = 0; k < n->width; k++)
-        if (slot[k] != NO_NODE) value += evaluate(t, slot[k]), any = 1;
-    if (!any) n->width = 0; /* a leaf: the branching passes it by */
-    return n->value = value;
 }
 
 static int push_active(Ctx *t, int32_t node) {
@@ -310,7 +300,7 @@ static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
         else if (cb == NO_NODE) c = ca;
         else if ((c = merge_choice(t, ca, cb)) == NO_NODE) return NO_NODE;
         SL(t, n)[(r - base)] = c;
-        if (c != NO_NODE) value += ND(t, c)->value;
+        if (c != NO_NODE) value += ND(t, c)->value, ND(t, n)->kids = 1;
     }
     ND(t, n)->value = value;
     return n;
@@ -363,7 +353,7 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
             int32_t c = choice_at(t, t->active[a], level);
             if (c == NO_NODE) continue;
             int32_t s = SL(t, c)[k];
-            if (s != NO_NODE && ND(t, s)->width > 0) push_active(t, s);
+            if (s != NO_NODE && ND(t, s)->kids) push_active(t, s);
         }
         branch(t, level + 1, base + gain[k]);
         t->active_n = mark;
@@ -514,7 +504,6 @@ static void run(Ctx *t, int64_t *root_bound) {
         }
     }
     if (t->failed) return;
-    evaluate(t, root);
     t->tree_nodes = t->made;
     *root_bound = ND(t, 0)->value;
     branch_top(t, 0, 0);
