@@ -103,7 +103,7 @@ def boards_of(prover: ClassProver, sets: np.ndarray) -> np.ndarray:
 @pytest.mark.shared
 def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> None:
     """For random classes (2-3 faces a cell), the root bound is at least the true score of every board in the
-    class, and the branching keeps every board that reaches a threshold set just at the class's best."""
+    class, and the branching keeps every board that reaches a threshold set just at the class's best, or low."""
     rules = Rules(min_length=3, scoring=CLASSIC)
     faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
     spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 0)
@@ -120,6 +120,12 @@ def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> No
         kept = {tuple(row) for row in candidates}
         for row in np.flatnonzero(scores >= best):
             assert tuple(boards[row]) in kept  # no board at the threshold is lost
+        # A low threshold keeps the bound above twice it, so the search merges three cells before it branches
+        # incrementally: still no board at or above it is lost.
+        low = max(1, int(np.percentile(scores, 80)) // 2)
+        candidates, _ = prover.search_sets(sets, low)
+        kept = {tuple(row) for row in candidates}
+        assert all(tuple(boards[row]) in kept for row in np.flatnonzero(scores >= low))
         checked += len(boards)
     assert checked > 10_000
 
