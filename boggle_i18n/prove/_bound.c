@@ -51,6 +51,12 @@
 #define HOT
 #endif
 
+#if defined(__GNUC__) || defined(__clang__)
+#define PREFETCH(p) __builtin_prefetch(p)
+#else
+#define PREFETCH(p) ((void)0)
+#endif
+
 #if defined(_MSC_VER)
 #include <intrin.h>
 static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
@@ -295,6 +301,11 @@ static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
     int64_t value = ND(t, a)->points + (b != NO_NODE ? ND(t, b)->points : 0);
     ND(t, n)->points = value;
     for (int r = base; r < t->cells; r++) {
+        int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE;
+        if (ca != NO_NODE) PREFETCH(ND(t, ca));
+        if (cb != NO_NODE) PREFETCH(ND(t, cb));
+    }
+    for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
@@ -314,6 +325,12 @@ static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
     int32_t width = ND(t, n)->width;
     int base = t->rank[cell] + 1;
     int64_t best = 0;
+    /* The children are read below one after another, each likely a cache miss: ask for all of them first. */
+    for (int32_t k = 0; k < width; k++) {
+        int32_t sa = SL(t, a)[k], sb = SL(t, b)[k];
+        if (sa != NO_NODE) PREFETCH(ND(t, sa));
+        if (sb != NO_NODE) PREFETCH(ND(t, sb));
+    }
     for (int32_t k = 0; k < width; k++) {
         int32_t sa = SL(t, a)[k], sb = SL(t, b)[k], s;
         if (sa == NO_NODE) s = sb;
@@ -342,6 +359,8 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
         if (c == NO_NODE) continue;
         base -= ND(t, c)->value;
         const int32_t *slot = SL(t, c);
+        for (int k = 0; k < width; k++)
+            if (slot[k] != NO_NODE) PREFETCH(ND(t, slot[k]));
         for (int k = 0; k < width; k++)
             if (slot[k] != NO_NODE) gain[k] += ND(t, slot[k])->value;
     }
