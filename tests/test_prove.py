@@ -222,6 +222,36 @@ def test_checkpoint_resume_after_interrupt_equals_straight_run(tmp_path: Path) -
     assert len(read_checkpoint(path)[1]) == spec.space.tasks
 
 
+@pytest.mark.parametrize("signame", ["SIGTERM", "SIGHUP"])
+def test_termination_stops_the_workers_and_keeps_the_checkpoint(tmp_path: Path, signame: str) -> None:
+    """`kill` (SIGTERM) or a closed terminal (SIGHUP) stops a proof as Ctrl-C does: the workers end with it
+    (a killed parent used to leave them running), the handler is put back, and the proof resumes."""
+    import multiprocessing
+    import os
+    import signal
+    import time
+
+    number = getattr(signal, signame)
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    path = tmp_path / "proof.ckpt"
+    before = signal.getsignal(number)
+
+    def terminate(p: ProofProgress) -> None:
+        if p.tasks_done >= 2:
+            os.kill(os.getpid(), number)
+
+    with pytest.raises(KeyboardInterrupt):
+        prove(spec, threshold_source="test", checkpoint=path, workers=2, on_progress=terminate)
+    assert signal.getsignal(number) is before
+    deadline = time.monotonic() + 10
+    while multiprocessing.active_children() and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not multiprocessing.active_children()
+    resumed = prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert resumed.complete and resumed.boards == straight.boards
+
+
 def test_foreign_or_damaged_checkpoints_are_one_error(tmp_path: Path) -> None:
     spec = small_spec(threshold=12)
     path = tmp_path / "proof.ckpt"

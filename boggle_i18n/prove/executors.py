@@ -11,9 +11,11 @@ from __future__ import annotations
 
 import multiprocessing as mp
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import replace
 from typing import Any
 
@@ -31,8 +33,32 @@ def run_serial(spec: ProofSpec, tasks: Sequence[int], on_done: OnDone) -> None:
         on_done(run_task(spec, task))
 
 
+@contextmanager
+def stop_on_termination() -> Iterator[None]:
+    """While a proof runs, SIGTERM and SIGHUP (`kill`, a closed terminal, a session ending) stop it as Ctrl-C
+    does: workers are ended and finished tasks stay in the checkpoint. Without this a killed parent leaves its
+    workers running their classes. Only the main thread may set handlers; elsewhere this does nothing."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def interrupt(signum: int, frame: Any) -> None:
+        raise KeyboardInterrupt
+
+    names = [n for n in ("SIGTERM", "SIGHUP") if hasattr(signal, n)]
+    before = {n: signal.signal(getattr(signal, n), interrupt) for n in names}
+    try:
+        yield
+    finally:
+        for n, handler in before.items():
+            signal.signal(getattr(signal, n), handler)
+
+
 def _quiet_worker() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
+    for name in ("SIGTERM", "SIGHUP"):  # forked with the parent's handlers: a worker inside C must die at once
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: OnDone) -> list[str]:

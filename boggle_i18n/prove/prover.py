@@ -191,23 +191,26 @@ def prove(
 
     notes: list[str] = []
     cluster_name = None
+    from .executors import stop_on_termination
+
     try:
-        if on_progress is not None:
-            on_progress(progress)
-        if cluster is not None:
-            from .executors import run_cluster
+        with stop_on_termination():
+            if on_progress is not None:
+                on_progress(progress)
+            if cluster is not None:
+                from .executors import run_cluster
 
-            notes, cluster_name = run_cluster(spec, todo, cluster, on_done)
-        elif workers > 1 or "fork" in mp.get_all_start_methods():
-            # One worker process even for --workers 1 where fork is cheap: a class can run for a minute inside
-            # C, where Ctrl-C is not seen until it returns; the parent waiting on the pool sees it at once.
-            from .executors import run_processes
+                notes, cluster_name = run_cluster(spec, todo, cluster, on_done)
+            elif workers > 1 or "fork" in mp.get_all_start_methods():
+                # One worker process even for --workers 1 where fork is cheap: a class can run for a minute inside
+                # C, where Ctrl-C is not seen until it returns; the parent waiting on the pool sees it at once.
+                from .executors import run_processes
 
-            notes = run_processes(spec, todo, workers, on_done)
-        else:
-            from .executors import run_serial
+                notes = run_processes(spec, todo, workers, on_done)
+            else:
+                from .executors import run_serial
 
-            run_serial(spec, todo, on_done)
+                run_serial(spec, todo, on_done)
     finally:
         if writer is not None:
             writer.close()
