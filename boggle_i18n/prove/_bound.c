@@ -36,20 +36,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define DEAD 255
-#define MAX_CELLS 64
-#define MAX_NEIGHBOURS 8
-#define MAX_FACES 64
-#define NO_NODE (-1)
-
-/* popcnt is one instruction on every x86-64 CPU since 2008 but not in the baseline ISA: as in _kernel.c, the
- * hot functions are compiled twice on x86-64 Linux and the loader picks the popcnt clone where the CPU has it. */
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(BOGGLE_NO_CLONES)
-#define HOT __attribute__((target_clones("popcnt", "default")))
-#else
-#define HOT
-#endif
+#include "../_popcount_trie.h"
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -57,18 +44,10 @@
 #define PREFETCH(p) ((void)0)
 #endif
 
-#if defined(_MSC_VER)
-#include <intrin.h>
-static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
-static inline int ctz64(uint64_t x) {
-    unsigned long i;
-    _BitScanForward64(&i, x);
-    return (int)i;
-}
-#else
-#define popcount64(x) __builtin_popcountll(x)
-#define ctz64(x) __builtin_ctzll(x)
-#endif
+#define MAX_CELLS 64
+#define MAX_NEIGHBOURS 8
+#define MAX_FACES 64
+#define NO_NODE (-1)
 
 /* Children are found by index, never searched: a sum node has one slot per cell that may follow it (ranks
  * after its own), a choice node one slot per face of its cell's set. A node and its slots lie side by side in
@@ -126,16 +105,7 @@ typedef struct {
 } Ctx;
 
 static inline int64_t step(const Ctx *t, int64_t node, int face) {
-    const uint8_t *spelled = t->letters + (Py_ssize_t)face * t->longest;
-    for (int k = 0; k < t->face_len[face]; k++) {
-        uint8_t letter = spelled[k];
-        if (letter == DEAD) return -1;
-        uint64_t mask = t->records[2 * node];
-        uint64_t bit = 1ULL << letter;
-        if (!(mask & bit)) return -1;
-        node = (int64_t)((t->records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)popcount64(mask & (bit - 1)));
-    }
-    return node;
+    return trie_step(t->records, t->letters + (Py_ssize_t)face * t->longest, t->face_len[face], node);
 }
 
 static inline int face_slot(const Ctx *t, int cell, int face) {

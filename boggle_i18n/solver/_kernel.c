@@ -29,33 +29,10 @@
 #include <stdint.h>
 #include <string.h>
 
-#define DEAD 255
+#include "../_popcount_trie.h"
+
 #define MAX_CELLS 64
 #define MAX_NEIGHBOURS 8
-
-/* popcnt is one instruction on every x86-64 CPU since 2008, but not in the
- * baseline ISA a portable build targets: on x86-64 Linux with GCC or Clang the
- * walk is compiled twice and the loader picks the popcnt clone where the CPU
- * has it. Elsewhere the compiler's default applies. */
-#if defined(__x86_64__) && defined(__linux__) && (defined(__GNUC__) || defined(__clang__)) && \
-    !defined(BOGGLE_NO_CLONES)
-#define HOT __attribute__((target_clones("popcnt", "default")))
-#else
-#define HOT
-#endif
-
-#if defined(_MSC_VER)
-#include <intrin.h>
-static inline int popcount64(uint64_t x) { return (int)__popcnt64(x); }
-static inline int ctz64(uint64_t x) {
-    unsigned long i;
-    _BitScanForward64(&i, x);
-    return (int)i;
-}
-#else
-#define popcount64(x) __builtin_popcountll(x)
-#define ctz64(x) __builtin_ctzll(x)
-#endif
 
 typedef struct {
     const int32_t *codes;
@@ -78,16 +55,7 @@ typedef struct {
 } Found;
 
 static inline int64_t step(const Tables *t, int64_t node, int32_t face) {
-    const uint8_t *spelled = t->letters + (Py_ssize_t)face * t->longest;
-    for (int k = 0; k < t->face_len[face]; k++) {
-        uint8_t letter = spelled[k];
-        if (letter == DEAD) return -1;
-        uint64_t mask = t->records[2 * node];
-        uint64_t bit = 1ULL << letter;
-        if (!(mask & bit)) return -1;
-        node = (int64_t)((t->records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)popcount64(mask & (bit - 1)));
-    }
-    return node;
+    return trie_step(t->records, t->letters + (Py_ssize_t)face * t->longest, t->face_len[face], node);
 }
 
 static inline uint64_t candidates(const Tables *t, int cell, uint64_t mask, uint64_t used, const uint64_t *cell_bit) {
