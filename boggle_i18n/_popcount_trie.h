@@ -10,9 +10,11 @@
 #ifndef BOGGLE_I18N_POPCOUNT_TRIE_H
 #define BOGGLE_I18N_POPCOUNT_TRIE_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #define DEAD 255
+#define MAX_NEIGHBOURS 8
 
 /* popcnt is one instruction on every x86-64 CPU since 2008, but not in the baseline ISA a portable
  * build targets: on x86-64 Linux with GCC or Clang the hot functions are compiled twice and the
@@ -48,6 +50,35 @@ static inline int64_t trie_step(const uint64_t *records, const uint8_t *spelled,
         node = (int64_t)((records[2 * node + 1] & 0xFFFFFFFFULL) + (uint64_t)popcount64(mask & (bit - 1)));
     }
     return node;
+}
+
+/* The board and face tables both modules take from Python, checked once so no hot loop needs bounds checks:
+ * NULL when sound, else what is wrong (the caller raises it). `nbr` is int64[cells, 8], `nbr_n` int64[cells]. */
+static inline const char *load_neighbours(const int64_t *nbr, const int64_t *nbr_n, int64_t cells,
+                                          uint8_t out[][MAX_NEIGHBOURS], uint8_t *out_n) {
+    for (int64_t c = 0; c < cells; c++) {
+        if (nbr_n[c] < 0 || nbr_n[c] > MAX_NEIGHBOURS) return "nbr_n: at most 8 neighbours a cell";
+        out_n[c] = (uint8_t)nbr_n[c];
+        for (int64_t i = 0; i < nbr_n[c]; i++) {
+            int64_t v = nbr[c * MAX_NEIGHBOURS + i];
+            if (v < 0 || v >= cells) return "nbr: a cell out of range";
+            out[c][i] = (uint8_t)v;
+        }
+    }
+    return NULL;
+}
+
+/* `letters` is uint8[faces, longest], `face_len` uint8[faces]: every face fits its row and spells trie
+ * letters (0..63) or DEAD. */
+static inline const char *check_faces(const uint8_t *letters, int64_t faces, int64_t longest, const uint8_t *face_len) {
+    for (int64_t i = 0; i < faces; i++) {
+        if (face_len[i] > longest) return "face_len: longer than face_letters allows";
+        for (int64_t k = 0; k < face_len[i]; k++) {
+            uint8_t letter = letters[i * longest + k];
+            if (letter != DEAD && letter >= 64) return "face_letters: letters are 0..63 or 255";
+        }
+    }
+    return NULL;
 }
 
 #endif

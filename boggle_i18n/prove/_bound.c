@@ -45,7 +45,6 @@
 #endif
 
 #define MAX_CELLS 64
-#define MAX_NEIGHBOURS 8
 #define MAX_FACES 64
 #define NO_NODE (-1)
 
@@ -430,28 +429,16 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
         t->order[i] = (int)ord[i];
         t->rank[ord[i]] = i;
     }
-    for (int c = 0; c < t->cells; c++) {
-        if (nb_n[c] < 0 || nb_n[c] > MAX_NEIGHBOURS) return fail("nbr_n: at most 8 neighbours a cell");
-        t->nbr_n[c] = (uint8_t)nb_n[c];
-        for (int i = 0; i < nb_n[c]; i++) {
-            int64_t v = nb[c * MAX_NEIGHBOURS + i];
-            if (v < 0 || v >= t->cells) return fail("nbr: a cell out of range");
-            t->nbr[c][i] = (uint8_t)v;
-        }
-    }
+    const char *wrong = load_neighbours(nb, nb_n, t->cells, t->nbr, t->nbr_n);
+    if (wrong) return fail(wrong);
     t->faces = face_len->len;
     if (t->faces < 1 || t->faces > MAX_FACES || letters->len % t->faces) return fail("face_letters: uint8[faces, longest], 1 to 64 faces");
     t->longest = letters->len / t->faces;
     if (t->longest < 1) return fail("face_letters: at least one letter a face");
     t->letters = letters->buf;
     t->face_len = face_len->buf;
-    for (Py_ssize_t i = 0; i < t->faces; i++) {
-        if (t->face_len[i] > t->longest) return fail("face_len: longer than face_letters allows");
-        for (Py_ssize_t k = 0; k < t->face_len[i]; k++) {
-            uint8_t letter = t->letters[i * t->longest + k];
-            if (letter != DEAD && letter >= 64) return fail("face_letters: letters are 0..63 or 255");
-        }
-    }
+    const char *bad = check_faces(t->letters, t->faces, t->longest, t->face_len);
+    if (bad) return fail(bad);
     const uint64_t *s = sets->buf;
     for (int c = 0; c < t->cells; c++) {
         t->sets[c] = s[c];

@@ -32,7 +32,6 @@
 #include "../_popcount_trie.h"
 
 #define MAX_CELLS 64
-#define MAX_NEIGHBOURS 8
 
 typedef struct {
     const int32_t *codes;
@@ -175,27 +174,16 @@ static int load_tables(Tables *t, Py_buffer *codes, Py_buffer *letters, Py_buffe
     if (nbr_n->len % 8 || t->cells < 1 || t->cells > MAX_CELLS) return fail("nbr_n: int64[cells], 1 to 64 cells");
     if (nbr->len != t->cells * MAX_NEIGHBOURS * 8) return fail("nbr: int64[cells, 8]");
     const int64_t *nb = nbr->buf, *nb_n = nbr_n->buf;
-    for (Py_ssize_t c = 0; c < t->cells; c++) {
-        if (nb_n[c] < 0 || nb_n[c] > MAX_NEIGHBOURS) return fail("nbr_n: at most 8 neighbours a cell");
-        t->nbr_n[c] = (uint8_t)nb_n[c];
-        for (int i = 0; i < nb_n[c]; i++) {
-            if (nb[c * MAX_NEIGHBOURS + i] < 0 || nb[c * MAX_NEIGHBOURS + i] >= t->cells) return fail("nbr: a cell out of range");
-            t->nbr[c][i] = (uint8_t)nb[c * MAX_NEIGHBOURS + i];
-        }
-    }
+    const char *wrong = load_neighbours(nb, nb_n, t->cells, t->nbr, t->nbr_n);
+    if (wrong) return fail(wrong);
     t->faces = face_len->len;
     if (t->faces < 1 || letters->len % t->faces) return fail("face_letters: uint8[faces, longest]");
     t->longest = letters->len / t->faces;
     if (t->longest < 1) return fail("face_letters: at least one letter a face");
     t->letters = letters->buf;
     t->face_len = face_len->buf;
-    for (Py_ssize_t i = 0; i < t->faces; i++) {
-        if (t->face_len[i] > t->longest) return fail("face_len: longer than face_letters allows");
-        for (Py_ssize_t k = 0; k < t->face_len[i]; k++) {
-            uint8_t letter = t->letters[i * t->longest + k];
-            if (letter != DEAD && letter >= 64) return fail("face_letters: letters are 0..63 or 255");
-        }
-    }
+    const char *bad = check_faces(t->letters, t->faces, t->longest, t->face_len);
+    if (bad) return fail(bad);
     if (codes->len % (4 * t->cells)) return fail("codes: int32[n, cells]");
     t->n = codes->len / (4 * t->cells);
     t->codes = codes->buf;
