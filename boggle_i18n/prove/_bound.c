@@ -19,15 +19,18 @@
  * choice's f-child (a choice on the same cell on both sides becomes one choice whose faces add both sums; the
  * max of sums is at most the sum of maxima, so the bound only tightens). After that, cells are forced
  * incrementally: because every path lists its cells in the fixed order, the choices for the cell being forced
- * hang only under sum nodes reached through forced cells (the "active" set), and the values below an
- * unforced choice never change, so forcing cell c to face f is
- *     bound += value(c's f-child) - value(c's choice)     for each active choice on c,
- * a few additions per active node, no rebuilding. A class whose bound falls below the threshold is dropped;
+ * hang only under sum nodes reached through forced cells (each files its choices by cell when it is reached),
+ * and the values below an unforced choice never change, so forcing cell c to face f is
+ *     bound += value(c's f-child) - value(c's choice)     for each pending choice on c,
+ * a few additions per choice, no rebuilding. A class whose bound falls below the threshold is dropped;
  * a fully forced class that is still at or above it is one candidate board, scored exactly afterwards by the
  * fast engine.
  *
- * The tree is built per class, and is freed with it. Everything runs without
- * the GIL, on plain malloc'd memory. The ideas are from Vanderkam, "Boggle is
+ * The tree is built per class in one arena, reused by the next class. Everything
+ * runs without the GIL. Its speed is memory: a heavy 3x4 class's tree has 5 to 10
+ * million nodes, read at random while it is built, merged and branched, so the
+ * nodes are small (choices keep only the children they have) and the arena sits
+ * in 2 MiB pages where Linux offers them. The ideas are from Vanderkam, "Boggle is
  * solved" (2025, arXiv 2507.02117); this is an independent implementation.
  */
 #define PY_SSIZE_T_CLEAN
@@ -37,6 +40,18 @@
 #include <string.h>
 
 #include "../_popcount_trie.h"
+
+#if defined(__linux__)
+#include <sys/mman.h>
+#endif
+/* The arena is one reservation in huge pages on Linux; elsewhere, and in the sanitizer build (-DNO_HUGE_ARENA,
+ * where AddressSanitizer must see a read past the arena's end), it grows by realloc. */
+#if defined(__linux__) && defined(MAP_NORESERVE) && defined(MADV_HUGEPAGE) && !defined(NO_HUGE_ARENA)
+#define HUGE_ARENA 1
+#define ARENA_BYTES ((size_t)INT32_MAX * sizeof(int32_t))
+#else
+#define HUGE_ARENA 0
+#endif
 
 #if defined(__GNUC__) || defined(__clang__)
 #define PREFETCH(p) __builtin_prefetch(p)
@@ -48,23 +63,34 @@
 #define MAX_FACES 64
 #define NO_NODE (-1)
 
-/* Children are found by index, never searched: a sum node has one slot per cell that may follow it (ranks
- * after its own), a choice node one slot per face of its cell's set. A node and its slots lie side by side in
- * one int32 arena (a node is its offset there): looking a child up touches one cache line, not two arrays. */
+/* Nodes lie in one int32 arena (a node is its offset there); children are found by index, never searched.
+ * Every node starts with a 16-byte header:
+ *   value  sum: the bound of its subtree (the points of the word-paths ending here plus its choices' values);
+ *          choice: the largest value among its children
+ *   word   sum: the last word counted here, plus one (0: none)
+ *   label  choice: its cell
+ *   flags  IS_CHOICE; HAS_KIDS on a sum node that has a choice (a leaf is passed by when branching)
+ *   extra  sum: the rank of the first cell it may have a choice for; choice: how many children fit
+ * A sum node then has one slot per rank from `extra` on: its choice for that cell, or NO_NODE (few ranks are
+ * left below most sum nodes). A choice node has a uint64 mask of the faces it has children for, then those
+ * children, dense, in face order: most choices are on open cells (every face) and have one or two children of
+ * 26 possible, so a slot per face was about 70% of a tree's memory (ENABLE2K 3x4: 640 MB for a heavy class).
+ * A full choice moves to twice the room; while the tree is built only its parent points at it. */
 typedef struct {
-    int64_t value;  /* sum: the bound of its subtree (points + its choices' values); choice: the max over its faces */
-    int64_t points; /* sum: the points of the word-paths that end here */
-    int16_t label;  /* sum: the face read at the parent choice; choice: its cell */
-    int8_t kind;    /* 0 sum, 1 choice */
-    int8_t base;    /* sum: rank of the first cell it may have a choice for; choice: unused */
-    int32_t width;  /* number of child slots */
-    uint32_t word;  /* sum: the last word counted here, plus one (0: none) */
-    int32_t kids;   /* sum: 1 once it has a choice (a leaf is passed by when branching) */
+    int64_t value;
+    uint32_t word;
+    int16_t label;
+    uint8_t flags;
+    uint8_t extra;
 } TNode;
 
+#define IS_CHOICE 1
+#define HAS_KIDS 2
 #define HDR ((int64_t)(sizeof(TNode) / sizeof(int32_t)))
 #define ND(t, i) ((TNode *)((t)->arena + (i)))
 #define SL(t, i) ((t)->arena + (i) + HDR)
+#define MASK(t, i) (*(uint64_t *)SL(t, i))
+#define KIDS(t, i) (SL(t, i) + 2)
 
 typedef struct {
     /* inputs */
@@ -86,15 +112,16 @@ typedef struct {
     /* the tree */
     int32_t *arena;    /* nodes and their slots */
     int64_t used, cap; /* int32 units */
+    int mapped;
     int64_t made, tree_nodes; /* nodes made; of them, the class's tree */
     /* the walk: the current path's (cell, face) pairs kept sorted by rank, and the tree's sum nodes along that
      * sorted sequence, valid up to depth `valid` (a step into the path only moves the pairs after its rank) */
-    int sorted_rank[MAX_CELLS], sorted_cell[MAX_CELLS], sorted_face[MAX_CELLS];
+    uint32_t sorted[MAX_CELLS]; /* rank << 16 | cell << 8 | face: one array to shift, ordered by rank */
     int32_t node_at[MAX_CELLS + 1], choice_on[MAX_CELLS];
     int valid;
-    /* the branching */
-    int32_t *active;
-    int64_t active_n, active_cap;
+    /* the branching: the choices still to be forced, filed by their cell's rank */
+    int32_t *pending[MAX_CELLS];
+    int64_t pending_n[MAX_CELLS], pending_cap[MAX_CELLS];
     int forced[MAX_CELLS];
     int32_t *out;
     int64_t out_n, out_cap;
@@ -107,62 +134,112 @@ static inline int64_t step(const Ctx *t, int64_t node, int face) {
     return trie_step(t->records, t->letters + (Py_ssize_t)face * t->longest, t->face_len[face], node);
 }
 
-static inline int face_slot(const Ctx *t, int cell, int face) {
-    return popcount64(t->sets[cell] & ((1ULL << face) - 1));
-}
-
-/* A sum node (kind 0) whose choices may be for cells of rank `base` onwards, or a choice node (kind 1) for
- * `label`'s cell: its slots are made empty. */
-static int32_t new_node(Ctx *t, int kind, int label, int base) {
-    int32_t width = kind ? popcount64(t->sets[label]) : t->cells - base;
-    int64_t need = HDR + ((width + 1) & ~1); /* even: every node starts 8-byte aligned */
+/* `units` int32s of arena, 8-byte aligned, or NO_NODE when memory runs out. */
+static int32_t alloc(Ctx *t, int64_t units) {
+    int64_t need = (units + 1) & ~1;
     if (t->used + need > t->cap) {
-        int64_t cap = t->cap ? t->cap * 2 : 1 << 16;
-        while (cap < t->used + need) cap *= 2;
-        if (cap > INT32_MAX) { t->failed = 1; return NO_NODE; }
-        int32_t *grown = realloc(t->arena, (size_t)cap * sizeof(int32_t));
-        if (!grown) { t->failed = 1; return NO_NODE; }
-        t->arena = grown;
-        t->cap = cap;
+#if HUGE_ARENA
+        if (!t->arena) {
+            /* One reservation for the whole arena, backed by memory only where touched, in 2 MiB pages where the
+             * kernel has them: a tree of hundreds of MB read at random spends much of its time in TLB misses. */
+            void *p = mmap(NULL, ARENA_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1,
+                           0);
+            if (p != MAP_FAILED) {
+                madvise(p, ARENA_BYTES, MADV_HUGEPAGE);
+                t->arena = p, t->cap = INT32_MAX, t->mapped = 1;
+            }
+        }
+        if (t->mapped) {
+            if (t->used + need > t->cap) { t->failed = 1; return NO_NODE; }
+        } else
+#endif
+        {
+            int64_t cap = t->cap ? t->cap * 2 : 1 << 16;
+            while (cap < t->used + need) cap *= 2;
+            if (cap > INT32_MAX) { t->failed = 1; return NO_NODE; }
+            int32_t *grown = realloc(t->arena, (size_t)cap * sizeof(int32_t));
+            if (!grown) { t->failed = 1; return NO_NODE; }
+            t->arena = grown;
+            t->cap = cap;
+        }
     }
     int32_t at = (int32_t)t->used;
+    t->used += need;
+    return at;
+}
+
+/* A sum node whose choices may be for the cells of rank `base` onwards, none yet. */
+static int32_t new_sum(Ctx *t, int base) {
+    int32_t width = t->cells - base;
+    int32_t at = alloc(t, HDR + width);
+    if (at == NO_NODE) return NO_NODE;
     TNode *n = ND(t, at);
-    n->value = 0;
-    n->points = 0;
-    n->label = (int16_t)label;
-    n->kind = (int8_t)kind;
-    n->base = (int8_t)base;
-    n->width = width;
-    n->word = 0;
-    n->kids = 0;
+    n->value = 0, n->word = 0, n->label = -1, n->flags = 0, n->extra = (uint8_t)base;
     int32_t *slot = SL(t, at);
     for (int32_t i = 0; i < width; i++) slot[i] = NO_NODE;
-    t->used += need;
     t->made++;
     return at;
 }
 
+/* A choice node for `cell` with room for `room` children, none yet. */
+static int32_t make_choice(Ctx *t, int cell, int room) {
+    int32_t at = alloc(t, HDR + 2 + room);
+    if (at == NO_NODE) return NO_NODE;
+    TNode *n = ND(t, at);
+    n->value = 0, n->word = 0, n->label = (int16_t)cell, n->flags = IS_CHOICE, n->extra = (uint8_t)room;
+    MASK(t, at) = 0;
+    return at;
+}
+
+static inline int32_t child_of(const Ctx *t, int32_t choice, int face) {
+    uint64_t mask = MASK(t, choice);
+    if (!((mask >> face) & 1)) return NO_NODE;
+    return KIDS(t, choice)[popcount64(mask & ((1ULL << face) - 1))];
+}
+
+/* `child` becomes the choice's child for `face` (it had none). A full choice moves to twice the room: returns
+ * where the choice is now, NO_NODE when memory runs out. */
+static inline int32_t add_child(Ctx *t, int32_t choice, int face, int32_t child) {
+    uint64_t mask = MASK(t, choice);
+    int count = popcount64(mask);
+    if (count == ND(t, choice)->extra) {
+        int room = count * 2 < MAX_FACES ? count * 2 : MAX_FACES;
+        int32_t moved = make_choice(t, ND(t, choice)->label, room);
+        if (moved == NO_NODE) return NO_NODE;
+        ND(t, moved)->value = ND(t, choice)->value;
+        MASK(t, moved) = mask;
+        for (int k = 0; k < count; k++) KIDS(t, moved)[k] = KIDS(t, choice)[k];
+        choice = moved;
+    }
+    int at = popcount64(mask & ((1ULL << face) - 1));
+    int32_t *kids = KIDS(t, choice);
+    for (int k = count; k > at; k--) kids[k] = kids[k - 1]; /* a few slots: a call to memmove cost more */
+    kids[at] = child;
+    MASK(t, choice) = mask | (1ULL << face);
+    return choice;
+}
+
+#define PAIR(rank, cell, face) ((uint32_t)(rank) << 16 | (uint32_t)(cell) << 8 | (uint32_t)(face))
+#define PAIR_RANK(p) ((int)((p) >> 16))
+#define PAIR_CELL(p) ((int)(((p) >> 8) & 0xFF))
+#define PAIR_FACE(p) ((int)((p) & 0xFF))
+
 /* The path (of `depth` pairs) steps into `cell` showing `face`: the pair goes in at its rank; returns where. */
 static inline int push_pair(Ctx *t, int depth, int cell, int face) {
-    int r = t->rank[cell], p = depth;
-    while (p > 0 && t->sorted_rank[p - 1] > r) {
-        t->sorted_rank[p] = t->sorted_rank[p - 1];
-        t->sorted_cell[p] = t->sorted_cell[p - 1];
-        t->sorted_face[p] = t->sorted_face[p - 1];
+    uint32_t pair = PAIR(t->rank[cell], cell, face);
+    int p = depth;
+    while (p > 0 && t->sorted[p - 1] > pair) {
+        t->sorted[p] = t->sorted[p - 1];
         p--;
     }
-    t->sorted_rank[p] = r, t->sorted_cell[p] = cell, t->sorted_face[p] = face;
+    t->sorted[p] = pair;
     if (t->valid > p) t->valid = p;
     return p;
 }
 
 /* The step back: the pair at `p` of a path of `depth` pairs leaves. */
 static inline void pop_pair(Ctx *t, int depth, int p) {
-    for (int i = p; i < depth - 1; i++) {
-        t->sorted_rank[i] = t->sorted_rank[i + 1];
-        t->sorted_cell[i] = t->sorted_cell[i + 1];
-        t->sorted_face[i] = t->sorted_face[i + 1];
-    }
+    for (int i = p; i < depth - 1; i++) t->sorted[i] = t->sorted[i + 1];
     if (t->valid > p) t->valid = p;
 }
 
@@ -171,23 +248,26 @@ static inline void pop_pair(Ctx *t, int depth, int p) {
 HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     int32_t node = t->node_at[t->valid];
     for (int i = t->valid; i < length; i++) {
-        int cell = t->sorted_cell[i], face = t->sorted_face[i], r = t->sorted_rank[i];
-        int k = r - ND(t, node)->base;
+        uint32_t pair = t->sorted[i];
+        int cell = PAIR_CELL(pair), face = PAIR_FACE(pair), r = PAIR_RANK(pair);
+        int k = r - ND(t, node)->extra;
         int32_t choice = SL(t, node)[k];
         if (choice == NO_NODE) {
-            choice = new_node(t, 1, cell, 0);
+            choice = make_choice(t, cell, 2);
             if (choice == NO_NODE) return;
-            SL(t, node)[k] = choice; /* after new_node: the arena may have moved */
-            ND(t, node)->kids = 1;
+            t->made++;
+            SL(t, node)[k] = choice; /* after the allocation: the arena may have moved */
+            ND(t, node)->flags |= HAS_KIDS;
+        }
+        int32_t next = child_of(t, choice, face);
+        if (next == NO_NODE) {
+            next = new_sum(t, r + 1);
+            if (next == NO_NODE) return;
+            int32_t now = add_child(t, choice, face, next);
+            if (now == NO_NODE) return;
+            if (now != choice) SL(t, node)[k] = choice = now;
         }
         t->choice_on[i] = choice;
-        k = face_slot(t, cell, face);
-        int32_t next = SL(t, choice)[k];
-        if (next == NO_NODE) {
-            next = new_node(t, 0, face, r + 1);
-            if (next == NO_NODE) return;
-            SL(t, choice)[k] = next;
-        }
         node = next;
         t->node_at[i + 1] = node;
     }
@@ -197,7 +277,6 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
     if (ND(t, node)->word == (uint32_t)word + 1) return;
     ND(t, node)->word = (uint32_t)word + 1;
-    ND(t, node)->points += pts;
     ND(t, node)->value += pts;
     /* The bounds along the path, kept up to date here (the path is in cache; values only grow): a choice's
      * max moves only if this child passed it, and its sum gains what the max gained. */
@@ -234,15 +313,24 @@ HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, 
     }
 }
 
-static int push_active(Ctx *t, int32_t node) {
-    if (t->active_n == t->active_cap) {
-        int64_t cap = t->active_cap ? t->active_cap * 2 : 1024;
-        int32_t *grown = realloc(t->active, (size_t)cap * sizeof(int32_t));
+static int pend(Ctx *t, int r, int32_t choice) {
+    if (t->pending_n[r] == t->pending_cap[r]) {
+        int64_t cap = t->pending_cap[r] ? t->pending_cap[r] * 2 : 1024;
+        int32_t *grown = realloc(t->pending[r], (size_t)cap * sizeof(int32_t));
         if (!grown) { t->failed = 1; return -1; }
-        t->active = grown;
-        t->active_cap = cap;
+        t->pending[r] = grown;
+        t->pending_cap[r] = cap;
     }
-    t->active[t->active_n++] = node;
+    t->pending[r][t->pending_n[r]++] = choice;
+    return 0;
+}
+
+/* A sum node reached through forced cells: each of its choices waits under its cell's rank. */
+static inline int activate(Ctx *t, int32_t sum) {
+    int base = ND(t, sum)->extra;
+    const int32_t *slot = SL(t, sum);
+    for (int32_t j = 0; j < t->cells - base; j++)
+        if (slot[j] != NO_NODE && pend(t, base + j, slot[j])) return -1;
     return 0;
 }
 
@@ -252,99 +340,108 @@ static void emit(Ctx *t) {
     t->out_n++;
 }
 
-/* The choice for the cell of rank `r` under active sum node `sum`, or NO_NODE. */
+/* The choice for the cell of rank `r` under sum node `sum`, or NO_NODE. */
 static inline int32_t choice_at(const Ctx *t, int32_t sum, int r) {
-    const TNode *n = ND(t, sum);
-    int k = r - n->base;
-    return k >= 0 && k < n->width ? SL(t, sum)[k] : NO_NODE;
+    int k = r - ND(t, sum)->extra;
+    return k >= 0 && k < t->cells - ND(t, sum)->extra ? SL(t, sum)[k] : NO_NODE;
 }
 
-static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
+/* The points of the word-paths that end at a sum node: its value less its choices'. */
+static int64_t points_of(const Ctx *t, int32_t sum) {
+    int64_t points = ND(t, sum)->value;
+    const int32_t *slot = SL(t, sum);
+    for (int j = 0; j < t->cells - ND(t, sum)->extra; j++)
+        if (slot[j] != NO_NODE) points -= ND(t, slot[j])->value;
+    return points;
+}
+
+HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
 
 /* A new sum node for the boards that reach both sum nodes `a` and `b` (b may be NO_NODE): its points are both's,
  * its choices for the cells of rank `base` onwards are both's, merged where both have one. Children found on one
  * side only are shared, not copied, so the cost is the size of the overlap. */
-static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
-    int32_t n = new_node(t, 0, -1, base);
-    if (n == NO_NODE) return NO_NODE;
-    int64_t value = ND(t, a)->points + (b != NO_NODE ? ND(t, b)->points : 0);
-    ND(t, n)->points = value;
+HOT static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE;
         if (ca != NO_NODE) PREFETCH(ND(t, ca));
         if (cb != NO_NODE) PREFETCH(ND(t, cb));
     }
+    int64_t value = points_of(t, a) + (b != NO_NODE ? points_of(t, b) : 0);
+    int32_t n = new_sum(t, base);
+    if (n == NO_NODE) return NO_NODE;
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
         else if ((c = merge_choice(t, ca, cb)) == NO_NODE) return NO_NODE;
-        SL(t, n)[(r - base)] = c;
-        if (c != NO_NODE) value += ND(t, c)->value, ND(t, n)->kids = 1;
+        SL(t, n)[r - base] = c;
+        if (c != NO_NODE) value += ND(t, c)->value, ND(t, n)->flags |= HAS_KIDS;
     }
     ND(t, n)->value = value;
     return n;
 }
 
 /* Two choice nodes on one cell merged: face by face, the sum nodes are merged where both have one. */
-static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
+HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
     int cell = ND(t, a)->label;
-    int32_t n = new_node(t, 1, cell, 0);
-    if (n == NO_NODE) return NO_NODE;
-    int32_t width = ND(t, n)->width;
-    int base = t->rank[cell] + 1;
-    int64_t best = 0;
+    uint64_t ma = MASK(t, a), mb = MASK(t, b), mask = ma | mb;
     /* The children are read below one after another, each likely a cache miss: ask for all of them first. */
-    for (int32_t k = 0; k < width; k++) {
-        int32_t sa = SL(t, a)[k], sb = SL(t, b)[k];
-        if (sa != NO_NODE) PREFETCH(ND(t, sa));
-        if (sb != NO_NODE) PREFETCH(ND(t, sb));
-    }
-    for (int32_t k = 0; k < width; k++) {
-        int32_t sa = SL(t, a)[k], sb = SL(t, b)[k], s;
+    for (int k = 0; k < popcount64(ma); k++) PREFETCH(ND(t, KIDS(t, a)[k]));
+    for (int k = 0; k < popcount64(mb); k++) PREFETCH(ND(t, KIDS(t, b)[k]));
+    int32_t n = make_choice(t, cell, popcount64(mask));
+    if (n == NO_NODE) return NO_NODE;
+    t->made++;
+    MASK(t, n) = mask;
+    int base = t->rank[cell] + 1, ia = 0, ib = 0, k = 0;
+    int64_t best = 0;
+    for (uint64_t faces = mask; faces; faces &= faces - 1, k++) {
+        uint64_t bit = faces & -faces;
+        int32_t sa = ma & bit ? KIDS(t, a)[ia++] : NO_NODE, sb = mb & bit ? KIDS(t, b)[ib++] : NO_NODE, s;
         if (sa == NO_NODE) s = sb;
         else if (sb == NO_NODE) s = sa;
         else if ((s = merge_sum(t, sa, sb, base)) == NO_NODE) return NO_NODE;
-        SL(t, n)[k] = s;
-        if (s != NO_NODE && ND(t, s)->value > best) best = ND(t, s)->value;
+        KIDS(t, n)[k] = s;
+        if (ND(t, s)->value > best) best = ND(t, s)->value;
     }
     ND(t, n)->value = best;
     return n;
 }
 
-/* Force order[level] to each face of its set in turn; `bound` covers every board left. */
+/* Force order[level] to each face of its set in turn; `bound` covers every board left. The choices on this cell
+ * are exactly pending[level] (each sum node reached through forced cells filed its choices by rank), so no node
+ * without a choice here is read. */
 HOT static void branch(Ctx *t, int level, int64_t bound) {
     t->branch_nodes++;
     if (t->failed || bound < t->threshold) return;
     if (level == t->cells) { emit(t); return; }
     int cell = t->order[level];
-    int width = popcount64(t->sets[cell]);
-    /* The active choices on this cell: their values leave the bound, one face's child comes in. */
+    const int32_t *choices = t->pending[level];
+    int64_t n = t->pending_n[level];
+    /* The choices on this cell: their values leave the bound, one face's child comes in. */
     int64_t base = bound, gain[MAX_FACES];
-    memset(gain, 0, (size_t)width * sizeof(int64_t));
-    int64_t mark = t->active_n;
-    for (int64_t a = 0; a < mark; a++) {
-        int32_t c = choice_at(t, t->active[a], level);
-        if (c == NO_NODE) continue;
+    for (uint64_t faces = t->sets[cell]; faces; faces &= faces - 1) gain[ctz64(faces)] = 0;
+    for (int64_t a = 0; a < n; a++) PREFETCH(ND(t, choices[a]));
+    for (int64_t a = 0; a < n; a++) {
+        int32_t c = choices[a];
         base -= ND(t, c)->value;
-        const int32_t *slot = SL(t, c);
-        for (int k = 0; k < width; k++)
-            if (slot[k] != NO_NODE) PREFETCH(ND(t, slot[k]));
-        for (int k = 0; k < width; k++)
-            if (slot[k] != NO_NODE) gain[k] += ND(t, slot[k])->value;
+        const int32_t *kids = KIDS(t, c);
+        int count = popcount64(MASK(t, c));
+        for (int k = 0; k < count; k++) PREFETCH(ND(t, kids[k]));
+        int k = 0;
+        for (uint64_t faces = MASK(t, c); faces; faces &= faces - 1, k++) gain[ctz64(faces)] += ND(t, kids[k])->value;
     }
-    int k = 0;
-    for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1, k++) {
-        if (base + gain[k] < t->threshold) { t->branch_nodes++; continue; }
-        t->forced[cell] = ctz64(faces);
-        for (int64_t a = 0; a < mark; a++) {
-            int32_t c = choice_at(t, t->active[a], level);
-            if (c == NO_NODE) continue;
-            int32_t s = SL(t, c)[k];
-            if (s != NO_NODE && ND(t, s)->kids) push_active(t, s);
+    int64_t marks[MAX_CELLS];
+    for (int r = level + 1; r < t->cells; r++) marks[r] = t->pending_n[r];
+    for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1) {
+        int face = ctz64(faces);
+        if (base + gain[face] < t->threshold) { t->branch_nodes++; continue; }
+        t->forced[cell] = face;
+        for (int64_t a = 0; a < n; a++) {
+            int32_t s = child_of(t, choices[a], face);
+            if (s != NO_NODE && (ND(t, s)->flags & HAS_KIDS)) activate(t, s);
         }
-        branch(t, level + 1, base + gain[k]);
-        t->active_n = mark;
+        branch(t, level + 1, base + gain[face]);
+        for (int r = level + 1; r < t->cells; r++) t->pending_n[r] = marks[r];
     }
 }
 
@@ -354,27 +451,34 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
  * incremental branching below would be large. Measured on ENABLE2K samples (CPU s, noisy machine): 3x4, 8
  * random classes: merge 1 cell 13.1, 2 cells 10.9-12.4, this rule 10.5; the two heaviest 3x4 classes of the
  * first task: 1 cell 21.5, 2 cells 11.4, this rule 10.1; 3x3, 24 classes: 1 cell 8.8-9.4, 2 cells 10.7-11.2,
- * this rule 9.2-9.4. Merging every cell was 80% slower than merging none. */
+ * this rule 9.2-9.4. Merging every cell was 80% slower than merging none. Timed again with compact choice nodes
+ * (28 3x4 classes, the other core idle, two runs each): at most 2 merged cells 18.3-19.5, this rule 16.7-17.0,
+ * at most 4 17.2-17.4. MERGE_LEVELS and MERGE_FACTOR can be set at compile time to time other rules. */
+#ifndef MERGE_LEVELS
 #define MERGE_LEVELS 3
+#endif
+#ifndef MERGE_FACTOR
+#define MERGE_FACTOR 2
+#endif
 
 /* Force order[level] by merging: the root without its choice on that cell, merged with the choice's child. */
 static void branch_top(Ctx *t, int level, int32_t root) {
     t->branch_nodes++;
     if (t->failed || ND(t, root)->value < t->threshold) return;
-    if (level == t->cells || (level > 0 && (level >= MERGE_LEVELS || ND(t, root)->value < 2 * t->threshold))) {
-        t->active_n = 0;
-        if (push_active(t, root) == 0) branch(t, level, ND(t, root)->value);
+    if (level == t->cells || (level > 0 && (level >= MERGE_LEVELS || ND(t, root)->value < MERGE_FACTOR * t->threshold))) {
+        for (int r = 0; r < t->cells; r++) t->pending_n[r] = 0;
+        if (activate(t, root) == 0) branch(t, level, ND(t, root)->value);
         return;
     }
     int cell = t->order[level];
     int32_t choice = choice_at(t, root, level);
     int64_t rest = ND(t, root)->value - (choice != NO_NODE ? ND(t, choice)->value : 0);
     int64_t mark = t->used;
-    int k = 0;
-    for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1, k++) {
-        int32_t child = choice != NO_NODE ? SL(t, choice)[k] : NO_NODE;
+    for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1) {
+        int face = ctz64(faces);
+        int32_t child = choice != NO_NODE ? child_of(t, choice, face) : NO_NODE;
         if (rest + (child != NO_NODE ? ND(t, child)->value : 0) < t->threshold) { t->branch_nodes++; continue; }
-        t->forced[cell] = ctz64(faces);
+        t->forced[cell] = face;
         int32_t merged = merge_sum(t, root, child, level + 1);
         if (merged == NO_NODE) return;
         branch_top(t, level + 1, merged);
@@ -389,24 +493,38 @@ static void branch_top(Ctx *t, int level, int32_t root) {
 #else
 #define THREAD_LOCAL _Thread_local
 #endif
-static THREAD_LOCAL int32_t *kept_arena, *kept_active;
-static THREAD_LOCAL int64_t kept_arena_cap, kept_active_cap;
+static THREAD_LOCAL int32_t *kept_arena, *kept_pending[MAX_CELLS];
+static THREAD_LOCAL int64_t kept_arena_cap, kept_pending_cap[MAX_CELLS];
+static THREAD_LOCAL int kept_mapped;
 
 static void take_arenas(Ctx *t) {
-    t->arena = kept_arena, t->cap = kept_arena_cap;
-    t->active = kept_active, t->active_cap = kept_active_cap;
-    kept_arena = NULL, kept_active = NULL;
+    t->arena = kept_arena, t->cap = kept_arena_cap, t->mapped = kept_mapped;
+    kept_arena = NULL;
+    for (int r = 0; r < MAX_CELLS; r++) {
+        t->pending[r] = kept_pending[r], t->pending_cap[r] = kept_pending_cap[r];
+        kept_pending[r] = NULL, kept_pending_cap[r] = 0;
+    }
 }
 
 /* Keep the arenas for the next call, unless they grew past 1 GiB together (a one-off giant class). */
 static void keep_arenas(Ctx *t) {
-    uint64_t bytes = (uint64_t)t->cap * 4 + (uint64_t)t->active_cap * 4;
+    uint64_t bytes = 0;
+    for (int r = 0; r < MAX_CELLS; r++) bytes += (uint64_t)t->pending_cap[r] * 4;
     if (bytes > (1ULL << 30)) {
-        free(t->arena), free(t->active);
-        t->arena = NULL, t->cap = 0, t->active = NULL, t->active_cap = 0;
+        for (int r = 0; r < MAX_CELLS; r++) free(t->pending[r]), t->pending[r] = NULL, t->pending_cap[r] = 0;
     }
-    kept_arena = t->arena, kept_arena_cap = t->cap;
-    kept_active = t->active, kept_active_cap = t->active_cap;
+#if HUGE_ARENA
+    if (t->mapped) {
+        if ((uint64_t)t->used * 4 > (1ULL << 30))
+            madvise((char *)t->arena + (1ULL << 30), ARENA_BYTES - (1ULL << 30), MADV_DONTNEED);
+    } else
+#endif
+    if ((uint64_t)t->cap * 4 > (1ULL << 30)) {
+        free(t->arena);
+        t->arena = NULL, t->cap = 0;
+    }
+    kept_arena = t->arena, kept_arena_cap = t->cap, kept_mapped = t->mapped;
+    for (int r = 0; r < MAX_CELLS; r++) kept_pending[r] = t->pending[r], kept_pending_cap[r] = t->pending_cap[r];
 }
 
 static int fail(const char *message) {
@@ -468,7 +586,7 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
 }
 
 static void run(Ctx *t, int64_t *root_bound) {
-    int32_t root = new_node(t, 0, -1, 0);
+    int32_t root = new_sum(t, 0);
     if (root == NO_NODE) return;
     t->node_at[0] = root;
     t->valid = 0;
