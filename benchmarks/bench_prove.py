@@ -1,40 +1,80 @@
 """Prover speed, measured in one run: CPU seconds per class, split into building the bound and branching.
 
-    python benchmarks/bench_prove.py [--size 3x3] [--classes N] [--repeat R] [--threshold S] [--store DIR]
+    python benchmarks/bench_prove.py [--size 3x3] [--classes N | --all] [--repeat R] [--threshold S]
+                                     [--against REV] [--store DIR]
 
 The workload of the published figures: ENABLE2K, 3+ letters, the classic table,
 faces a-z with qu, the default classes (4 buckets, open corners). N canonical
-classes are drawn with a fixed seed; each is searched R times at the threshold
-(the published best score of the size, or --threshold) and R times at an
-unreachable threshold, which stops right after the tree is built. Figures are
-medians of the R runs per class, summed over the sample; the projection
-multiplies the mean by the number of canonical classes. The lexicon is built
-from ../shared/data/lexicons/en-enable2k.txt into --store (a temporary folder
-by default). Nothing here is asserted by a test.
+classes are drawn with a fixed seed (`--all`: every canonical class, the whole
+proof); each is searched R times at the threshold (the published best score of
+the size, or --threshold) and R times at an unreachable threshold, which stops
+right after the tree is built. Figures are medians of the R runs per class,
+summed over the sample; the projection multiplies the mean by the number of
+canonical classes.
+
+`--against REV` compiles the prover's C (`_bound.c` and the header it includes)
+as it is in this tree and as it was at git revision REV, with the same gcc
+flags, and times both on every class, one after the other, so the ratio is
+taken side by side on one machine in one state (figures from separate runs
+or days differ by more than many changes gain). The lexicon is built from
+../shared/data/lexicons/en-enable2k.txt into --store (a temporary folder by
+default). Nothing here is asserted by a test.
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import statistics
+import subprocess
 import sys
+import sysconfig
 import tempfile
 import time
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
 PUBLISHED = {"3x3": (545, 70.0), "3x4": (1651, 5 * 3600 + 54 * 60)}  # best score, single-core CPU s (the paper)
+SOURCES = ("boggle_i18n/prove/_bound.c", "boggle_i18n/_popcount_trie.h")  # the header is absent in early revisions
+
+
+def compiled(rev: str | None) -> Any:
+    """The prover module built with plain `gcc -O3` from this tree (rev None) or from git revision `rev`."""
+    work = Path(tempfile.mkdtemp(prefix="bench-prove-c-"))
+    for rel in SOURCES:
+        if rev is None:
+            text = (REPO / rel).read_bytes() if (REPO / rel).exists() else None
+        else:
+            shown = subprocess.run(["git", "-C", str(REPO), "show", f"{rev}:{rel}"], capture_output=True)
+            text = shown.stdout if shown.returncode == 0 else None
+        if text is not None:
+            (work / rel).parent.mkdir(parents=True, exist_ok=True)
+            (work / rel).write_bytes(text)
+    target = work / f"_bound{sysconfig.get_config_var('EXT_SUFFIX')}"
+    include = sysconfig.get_paths()["include"]
+    source = work / SOURCES[0]
+    subprocess.run(
+        ["gcc", "-O3", "-std=c11", "-fPIC", "-shared", f"-I{include}", str(source), "-o", str(target)], check=True
+    )
+    spec = importlib.util.spec_from_file_location("boggle_i18n.prove._bound", target)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--size", default="3x3", choices=sorted(PUBLISHED))
     parser.add_argument("--classes", type=int, default=24)
+    parser.add_argument("--all", action="store_true", help="every canonical class (the whole proof)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threshold", type=int)
+    parser.add_argument("--against", metavar="REV", help="also time the prover's C at git revision REV")
     parser.add_argument("--store")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -57,14 +97,21 @@ def main() -> None:
     faces = free_faces(chosen.language.code, shape, lexicon)
     spec = proof_spec(lexicon, chosen.rules, shape, faces, chosen.language.vowels, threshold)
     prover = prover_for(spec)
-    canonical = sum(len(spec.space.task_classes(t)) for t in range(spec.space.tasks))
+    every = [int(n) for t in range(spec.space.tasks) for n in spec.space.task_classes(t)]
+    canonical = len(every)
 
-    rng = np.random.default_rng(args.seed)
     numbers: list[int] = []
-    while len(numbers) < args.classes:
-        drawn = rng.integers(0, spec.space.total, size=256, dtype=np.int64)
-        numbers += [int(n) for n in drawn[spec.space.canonical_mask(drawn)]]
-    numbers = numbers[: args.classes]
+    if args.all:
+        numbers = every
+    else:
+        rng = np.random.default_rng(args.seed)
+        while len(numbers) < args.classes:
+            drawn = rng.integers(0, spec.space.total, size=256, dtype=np.int64)
+            numbers += [int(n) for n in drawn[spec.space.canonical_mask(drawn)]]
+        numbers = numbers[: args.classes]
+
+    # Without --against: the installed module as the tree's build. With it: both compiled here, same flags.
+    modules = {"this tree": compiled(None), args.against: compiled(args.against)} if args.against else {"": None}
 
     def timed(sets: np.ndarray, at: int) -> tuple[float, tuple[int, int, int, int]]:
         runs, stats = [], (0, 0, 0, 0)
@@ -74,27 +121,40 @@ def main() -> None:
             runs.append(time.process_time() - started)
         return statistics.median(runs), stats
 
-    total = build = 0.0
-    nodes = branches = 0
+    installed = prover._bound
+    sums = {name: [0.0, 0.0, 0, 0] for name in modules}  # whole, build, tree nodes, branch steps
     for number in numbers:
         sets = prover.sets_of(number)
-        built, _ = timed(sets, 2**40)
-        whole, (_root, tree, _paths, branch) = timed(sets, threshold)
-        build, total, nodes, branches = build + built, total + whole, nodes + tree, branches + branch
-    mean = total / len(numbers)
+        for name, module in modules.items():  # class by class, one after the other: the same machine state
+            prover._bound = module if module is not None else installed
+            built, _ = timed(sets, 2**40)
+            whole, (_root, tree, _paths, branch) = timed(sets, threshold)
+            total = sums[name]
+            total[0] += whole
+            total[1] += built
+            total[2] += tree
+            total[3] += branch
+    prover._bound = installed
+
+    count = len(numbers)
     print(
-        f"en-enable2k {args.size}, threshold {threshold}, {len(numbers)} of {canonical:,} canonical classes, "
+        f"en-enable2k {args.size}, threshold {threshold}, {count} of {canonical:,} canonical classes, "
         f"median of {args.repeat} runs each"
     )
-    print(f"  CPU per class: {mean:.3f} s (building the bound {build / len(numbers):.3f} s, {build / total:.0%} of it)")
-    print(
-        f"  tree nodes per class: {nodes / len(numbers):,.0f}; branch steps per class: {branches / len(numbers):,.0f}"
-    )
-    projected = mean * canonical
-    print(
-        f"  projected whole proof: {projected:,.0f} CPU s ({projected / 3600:.2f} h); "
-        f"published single core {published_seconds:,.0f} s: ratio {projected / published_seconds:.2f}"
-    )
+    for name, (whole, built, nodes, branches) in sums.items():
+        label = f"{name}: " if name else ""
+        mean = whole / count
+        share = built / whole
+        print(f"  {label}CPU per class: {mean:.3f} s (building the bound {built / count:.3f} s, {share:.0%} of it)")
+        print(f"  {label}tree nodes per class: {nodes / count:,.0f}; branch steps per class: {branches / count:,.0f}")
+        projected = mean * canonical
+        print(
+            f"  {label}projected whole proof: {projected:,.0f} CPU s ({projected / 3600:.2f} h); "
+            f"published single core {published_seconds:,.0f} s: ratio {projected / published_seconds:.2f}"
+        )
+    if args.against:
+        ours, theirs = sums["this tree"][0], sums[args.against][0]
+        print(f"  {args.against} / this tree, CPU: {theirs / ours:.2f}")
 
 
 if __name__ == "__main__":
