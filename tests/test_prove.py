@@ -130,6 +130,30 @@ def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> No
     assert checked > 10_000
 
 
+def test_bound_with_a_choice_wider_than_32_faces() -> None:
+    """A choice keeps only the children it has and moves to twice the room when full: two cells of 40 faces,
+    each face ending a word, grow one choice past 2, 4, 8, 16 and 32 children. The bound still covers every
+    board of the class (all 1,600, scored by the fast engine) and the branching loses none at the threshold."""
+    letters = "abcdefghijklmnopqrstuvwxyz"
+    faces = (*letters, *(f"z{c}" for c in letters[:14]))
+    words = {f + "st" for f in faces} | {f + "ts" for f in faces[::3]} | {"st" + f for f in faces[::2]}
+    words |= {f + g + "s" for f, g in zip(faces, reversed(faces), strict=True)}
+    lexicon = Lexicon.from_words(sorted(words), name="wide")
+    rules = Rules(min_length=3, scoring=CLASSIC)
+    spec = proof_spec(lexicon, rules, (2, 2), faces, "aeiou", 0, buckets=2)
+    prover = ClassProver(lexicon, rules, (2, 2), spec.partition, spec.space)
+    wide = sum(1 << prover.scorer.codec.index(f) for f in faces)
+    sets = np.array([wide, wide, 1 << prover.scorer.codec.index("s"), 1 << prover.scorer.codec.index("t")], np.uint64)
+    boards = boards_of(prover, sets)
+    assert len(boards) == 1600
+    scores, _ = prover.scorer.score_codes(boards)
+    for threshold in (int(scores.max()), int(np.percentile(scores, 90)), 1):
+        candidates, (root, *_rest) = prover.search_sets(sets, threshold)
+        assert root >= int(scores.max())
+        kept = {tuple(row) for row in candidates}
+        assert all(tuple(boards[row]) in kept for row in np.flatnonzero(scores >= threshold))
+
+
 @pytest.mark.shared
 def test_planted_best_3x3_is_found(enable2k: Lexicon) -> None:
     """The class holding the published best 3x3 board (streaedlp, 545) gives it back at threshold 545, and
