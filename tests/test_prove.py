@@ -192,6 +192,32 @@ def test_canonical_classes_cover_every_class_once(rows: int, cols: int, k: int, 
     assert listed == orbit_min
 
 
+def test_canonical_count_and_progress_by_classes(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The canonical classes are counted once, as the tasks list them (None past the counting limit), and
+    the time left is projected per class: per task it would be far off where tasks hold different numbers
+    of canonical classes. Wall time is said in hours, CPU time in CPU-hours."""
+    import boggle_i18n.prove.classes as classes_module
+    from boggle_i18n.cli.prove_cmd import _duration
+
+    order = split_order(3, 4, [[0] * 8 if i in (5, 6) else [0] * 3 for i in range(12)])
+    space = class_space(3, 4, 3, open_cells(3, 4, order, 4), tasks_wanted=50)
+    per_task = [len(space.task_classes(t)) for t in range(space.tasks)]
+    assert space.canonical_count() == sum(per_task)
+    assert max(per_task) > 2 * min(per_task)  # uneven tasks: the case the per-class rate is for
+    monkeypatch.setattr(classes_module, "COUNT_LIMIT", space.total - 1)
+    assert space.canonical_count() is None
+
+    # 10 of 100 tasks ran in 30 s and held 60 of 120 classes: 30 s left by classes, 270 s by tasks.
+    progress = ProofProgress(10, 100, 60, 50.0, 30.0, -1, classes_total=120)
+    assert progress.eta_seconds == pytest.approx(30.0)
+    assert ProofProgress(10, 100, 60, 50.0, 30.0, -1).eta_seconds == pytest.approx(270.0)
+    # Resumed work is not this run's rate: 40 classes came from the checkpoint, 20 ran in 30 s.
+    resumed = ProofProgress(10, 100, 60, 50.0, 30.0, -1, resumed=4, classes_total=120, resumed_classes=40)
+    assert resumed.eta_seconds == pytest.approx(90.0)
+    assert ProofProgress(4, 100, 40, 0.0, 0.0, -1, resumed=4, classes_total=120, resumed_classes=40).eta_seconds is None
+    assert _duration(5 * 3600) == "5.0 hours" and _duration(5 * 3600, cpu=True) == "5.0 CPU-hours"
+
+
 def test_partition_and_open_cells() -> None:
     """Vowels get a bucket of their own, every face lands in exactly one bucket, open cells are whole orbits."""
     faces = tuple("abcdefghijklmnopqrstuvwxyz")

@@ -192,17 +192,19 @@ def _render_estimate(data: dict[str, Any]) -> str:
             f"({data['threshold_source']})",
             f"{e['classes_total']:,} canonical classes ({counted}); {e['sampled']} timed, "
             f"mean {e['mean_class_seconds'] * 1000:.2f} ms, slowest {e['slowest_class_seconds']:.2f} s",
-            f"projected CPU time: {_duration(e['cpu_seconds'])} (95% interval {_duration(low)} to {_duration(high)})",
+            f"projected CPU time: {_duration(e['cpu_seconds'], cpu=True)} "
+            f"(95% interval {_duration(low, cpu=True)} to {_duration(high, cpu=True)})",
         ]
     )
 
 
-def _duration(seconds: float) -> str:
+def _duration(seconds: float, cpu: bool = False) -> str:
+    """Seconds as s, min or hours; `cpu` says CPU time (summed over workers) rather than time on the clock."""
     if seconds < 120:
         return f"{seconds:.0f} s"
     if seconds < 7200:
         return f"{seconds / 60:.0f} min"
-    return f"{seconds / 3600:,.1f} CPU-hours"
+    return f"{seconds / 3600:,.1f} {'CPU-hours' if cpu else 'hours'}"
 
 
 class _Display:
@@ -217,12 +219,12 @@ class _Display:
         eta = p.eta_seconds
         left = f"  about {_duration(eta)} left" if eta is not None else ""
         best = f"  best {p.best}" if p.best >= 0 else ""
-        line = (
-            f"tasks {p.tasks_done}/{p.tasks_total}  classes {p.classes_done:,}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
-        )
+        classes = f"{p.classes_done:,}" + (f"/{p.classes_total:,}" if p.classes_total is not None else "")
+        line = f"tasks {p.tasks_done}/{p.tasks_total}  classes {classes}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
         if self.tty:
             width = 24
-            filled = int(width * p.tasks_done / max(p.tasks_total, 1))
+            done, total = (p.classes_done, p.classes_total) if p.classes_total else (p.tasks_done, p.tasks_total)
+            filled = int(width * done / max(total, 1))
             sys.stderr.write("\r[" + "#" * filled + "." * (width - filled) + "] " + line.ljust(70)[:100])
             sys.stderr.flush()
             self.shown = True

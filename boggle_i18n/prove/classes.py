@@ -114,6 +114,9 @@ def open_cells(rows: int, cols: int, order: Sequence[int], count: int) -> frozen
     return frozenset(chosen)
 
 
+COUNT_LIMIT = 50_000_000  # class numbers counted one by one at most (a few seconds); beyond, projected
+
+
 @dataclass(frozen=True)
 class ClassSpace:
     """The canonical classes of one shape: `k` buckets on every cell but the `open` ones (every face), listed
@@ -166,6 +169,17 @@ class ClassSpace:
             image = digits[:, list(perm)][:, cells]
             keep &= image @ weights >= numbers
         return keep
+
+    def canonical_count(self) -> int | None:
+        """How many canonical classes there are, counted where the class numbers are at most `COUNT_LIMIT`
+        (None beyond: a 4x4 space is too large to count, an estimate projects it from its sample)."""
+        if self.total > COUNT_LIMIT:
+            return None
+        step = 1 << 20
+        return sum(
+            int(self.canonical_mask(np.arange(lo, min(lo + step, self.total), dtype=np.int64)).sum())
+            for lo in range(0, self.total, step)
+        )
 
     def task_classes(self, task: int) -> np.ndarray:
         """The canonical class numbers of one task."""

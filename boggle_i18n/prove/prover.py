@@ -49,14 +49,21 @@ class ProofProgress:
     wall_seconds: float
     best: int
     resumed: int = 0  # tasks taken from the checkpoint
+    classes_total: int | None = None  # canonical classes of the whole proof, where they were counted
+    resumed_classes: int = 0  # classes of the tasks taken from the checkpoint
 
     @property
     def eta_seconds(self) -> float | None:
-        """Wall seconds left at the rate of this run so far (None before any task of this run)."""
-        ran = self.tasks_done - self.resumed
-        if ran <= 0 or self.wall_seconds <= 0:
+        """Wall seconds left at the rate of this run so far (None before any class of this run). Counted in
+        classes where their total is known: tasks hold very different numbers of canonical classes (about 60
+        in the first tasks of a 3x4 proof, none in some later ones), so a rate per task is far off."""
+        if self.wall_seconds <= 0:
             return None
-        return (self.tasks_total - self.tasks_done) * self.wall_seconds / ran
+        if self.classes_total is not None:
+            ran = self.classes_done - self.resumed_classes
+            return (self.classes_total - self.classes_done) * self.wall_seconds / ran if ran > 0 else None
+        ran = self.tasks_done - self.resumed
+        return (self.tasks_total - self.tasks_done) * self.wall_seconds / ran if ran > 0 else None
 
 
 @dataclass
@@ -172,6 +179,8 @@ def prove(
         wall_seconds=0.0,
         best=max((b[1] for b in boards), default=-1),
         resumed=len(done),
+        classes_total=spec.space.canonical_count(),
+        resumed_classes=sum(r.classes for r in done.values()),
     )
     if spec.problem.lexicon_path is not None or cluster is None:
         prover_for(spec)  # fail early (kernel, faces) and warm this process before forking workers
@@ -288,12 +297,9 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
             spent += outcome.seconds
             slowest = max(slowest, outcome.seconds)
             found += len(outcome.boards)
-    if space.total <= 50_000_000:
-        total = sum(len(space.task_classes(t)) for t in range(space.tasks))
-        exact = True
-    else:
-        total = round(space.total * canonical / max(draws, 1))
-        exact = False
+    counted = space.canonical_count()
+    exact = counted is not None
+    total = counted if counted is not None else round(space.total * canonical / max(draws, 1))
     mean = sum(times) / len(times)
     boot = random.Random(seed)
     means = sorted(sum(boot.choices(times, k=len(times))) / len(times) for _ in range(1000))
