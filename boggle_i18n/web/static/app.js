@@ -409,7 +409,7 @@ async function startSearch() {
 
 async function showRecords() {
   const r = await api("/api/records");
-  $("records-note").textContent = r.folder ? `best boards from the result files in ${r.folder} (boggle-i18n optimize --output)` : "no results folder (serve --results DIR)";
+  $("records-note").textContent = r.folder ? `best boards from the result files in ${r.folder} (boggle-i18n optimize --output, proofs from prove --output, marked proven)` : "no results folder (serve --results DIR)";
   const body = $("records").tBodies[0];
   body.textContent = "";
   for (const x of r.records) {
