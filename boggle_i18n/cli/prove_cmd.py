@@ -223,7 +223,8 @@ class _Display:
         line = f"tasks {p.tasks_done}/{p.tasks_total}  classes {classes}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
         if self.tty:
             width = 24
-            done, total = (p.classes_done, p.classes_total) if p.classes_total else (p.tasks_done, p.tasks_total)
+            counted = p.classes_total is not None
+            done, total = (p.classes_done, p.classes_total) if counted else (p.tasks_done, p.tasks_total)
             filled = int(width * done / max(total, 1))
             sys.stderr.write("\r[" + "#" * filled + "." * (width - filled) + "] " + line.ljust(70)[:100])
             sys.stderr.flush()
