@@ -192,20 +192,22 @@ def test_canonical_classes_cover_every_class_once(rows: int, cols: int, k: int, 
     assert listed == orbit_min
 
 
-def test_canonical_count_and_progress_by_classes(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The canonical classes are counted once, as the tasks list them (None past the counting limit), and
-    the time left is projected per class: per task it would be far off where tasks hold different numbers
-    of canonical classes. Wall time is said in hours, CPU time in CPU-hours."""
-    import boggle_i18n.prove.classes as classes_module
+def test_canonical_count_and_progress_by_classes() -> None:
+    """The canonical classes are counted (by Burnside's lemma) as many as the tasks list, on square and
+    oblong boards, with and without open cells, and the time left is projected per class: per task it would
+    be far off where tasks hold different numbers of canonical classes. Wall time is said in hours, CPU
+    time in CPU-hours."""
     from boggle_i18n.cli.prove_cmd import _duration
 
-    order = split_order(3, 4, [[0] * 8 if i in (5, 6) else [0] * 3 for i in range(12)])
-    space = class_space(3, 4, 3, open_cells(3, 4, order, 4), tasks_wanted=50)
-    per_task = [len(space.task_classes(t)) for t in range(space.tasks)]
-    assert space.canonical_count() == sum(per_task)
-    assert max(per_task) > 2 * min(per_task)  # uneven tasks: the case the per-class rate is for
-    monkeypatch.setattr(classes_module, "COUNT_LIMIT", space.total - 1)
-    assert space.canonical_count() is None
+    shapes = [(3, 4, 3, 4), (3, 4, 2, 0), (3, 3, 3, 4), (3, 3, 2, 1), (1, 5, 3, 0), (2, 2, 4, 0)]
+    for rows, cols, k, open_count in shapes:
+        order = split_order(rows, cols, [[0]] * (rows * cols))
+        space = class_space(rows, cols, k, open_cells(rows, cols, order, open_count), tasks_wanted=50)
+        per_task = [len(space.task_classes(t)) for t in range(space.tasks)]
+        assert space.canonical_count() == sum(per_task), (rows, cols, k, open_count)
+        if (rows, cols, k) == (3, 4, 3):
+            assert max(per_task) > 2 * min(per_task)  # uneven tasks: the case the per-class rate is for
+    assert class_space(4, 4, 4).canonical_count() == 537_157_696  # (4**16 + 2*4**4 + 3*4**8 + 2*4**10) / 8
 
     # 10 of 100 tasks ran in 30 s and held 60 of 120 classes: 30 s left by classes, 270 s by tasks.
     progress = ProofProgress(10, 100, 60, 50.0, 30.0, -1, classes_total=120)
@@ -216,6 +218,21 @@ def test_canonical_count_and_progress_by_classes(monkeypatch: pytest.MonkeyPatch
     assert resumed.eta_seconds == pytest.approx(90.0)
     assert ProofProgress(4, 100, 40, 0.0, 0.0, -1, resumed=4, classes_total=120, resumed_classes=40).eta_seconds is None
     assert _duration(5 * 3600) == "5.0 hours" and _duration(5 * 3600, cpu=True) == "5.0 CPU-hours"
+
+
+def test_progress_log_lines_by_tenth_of_classes_or_time(capsys: pytest.CaptureFixture[str]) -> None:
+    """Off a terminal, progress is a line per tenth of the classes (not of the tasks, which hold very
+    different numbers of classes) or after five quiet minutes."""
+    from boggle_i18n.cli.prove_cmd import _Display
+
+    now = [0.0]
+    display = _Display(clock=lambda: now[0])
+    display.tty = False
+    for tasks_done, classes_done, clock in [(1, 5, 10), (50, 9, 20), (51, 10, 30), (52, 11, 200), (53, 12, 331)]:
+        now[0] = clock
+        display.update(ProofProgress(tasks_done, 100, classes_done, 1.0, clock, -1, classes_total=100))
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split("  ")[1] for line in lines] == ["classes 10/100", "classes 12/100"]
 
 
 def test_partition_and_open_cells() -> None:
@@ -331,7 +348,7 @@ def test_one_and_two_workers_agree() -> None:
 def test_estimate_projects_from_a_sample() -> None:
     spec = small_spec(threshold=12)
     est = estimate(spec, sample=20)
-    assert est.classes_exact and est.sampled == 20
+    assert est.sampled == 20
     full = prove(spec, threshold_source="test")
     assert est.classes_total == full.classes
     assert est.low_seconds <= est.total_seconds <= est.high_seconds

@@ -185,12 +185,11 @@ def _render_estimate(data: dict[str, Any]) -> str:
     e = data["estimate"]
     s = data["settings"]
     low, high = e["cpu_seconds_95"]
-    counted = "counted" if e["classes_counted"] else "projected from the sample's draws"
     return "\n".join(
         [
             f"lexicon {s['lexicon']}; {s['rows']}x{s['cols']}; threshold {data['threshold']} "
             f"({data['threshold_source']})",
-            f"{e['classes_total']:,} canonical classes ({counted}); {e['sampled']} timed, "
+            f"{e['classes_total']:,} canonical classes; {e['sampled']} timed, "
             f"mean {e['mean_class_seconds'] * 1000:.2f} ms, slowest {e['slowest_class_seconds']:.2f} s",
             f"projected CPU time: {_duration(e['cpu_seconds'], cpu=True)} "
             f"(95% interval {_duration(low, cpu=True)} to {_duration(high, cpu=True)})",
@@ -208,12 +207,18 @@ def _duration(seconds: float, cpu: bool = False) -> str:
 
 
 class _Display:
-    """Progress on stderr: a live line on a terminal, a line every 10% otherwise."""
+    """Progress on stderr: a live line on a terminal; otherwise (a log file) a line per tenth of the classes
+    done, and at the first finished task after `LOG_EVERY` seconds without a line, so the log of a long proof
+    (whose first tenth, its heaviest classes, may take hours) still shows it running."""
 
-    def __init__(self) -> None:
+    LOG_EVERY = 300.0
+
+    def __init__(self, clock: Any = time.monotonic) -> None:
         self.tty = sys.stderr.isatty()
         self.shown = False
         self.next_tenth = 1
+        self.clock = clock
+        self.last_line = clock()
 
     def update(self, p: Any) -> None:
         eta = p.eta_seconds
@@ -221,18 +226,23 @@ class _Display:
         best = f"  best {p.best}" if p.best >= 0 else ""
         classes = f"{p.classes_done:,}" + (f"/{p.classes_total:,}" if p.classes_total is not None else "")
         line = f"tasks {p.tasks_done}/{p.tasks_total}  classes {classes}  CPU {p.cpu_seconds:,.0f} s{best}{left}"
+        counted = p.classes_total is not None
+        done, total = (p.classes_done, p.classes_total) if counted else (p.tasks_done, p.tasks_total)
         if self.tty:
             width = 24
-            counted = p.classes_total is not None
-            done, total = (p.classes_done, p.classes_total) if counted else (p.tasks_done, p.tasks_total)
             filled = int(width * done / max(total, 1))
             sys.stderr.write("\r[" + "#" * filled + "." * (width - filled) + "] " + line.ljust(70)[:100])
             sys.stderr.flush()
             self.shown = True
-        elif p.tasks_done * 10 >= self.next_tenth * p.tasks_total:
-            while p.tasks_done * 10 >= self.next_tenth * p.tasks_total and self.next_tenth <= 10:
-                self.next_tenth += 1
+            return
+        tenth = done * 10 >= self.next_tenth * total
+        while done * 10 >= self.next_tenth * total and self.next_tenth <= 10:
+            self.next_tenth += 1
+        now = self.clock()
+        if tenth or now - self.last_line >= self.LOG_EVERY:
+            self.last_line = now
             sys.stderr.write(line + "\n")
+            sys.stderr.flush()
 
     def close(self) -> None:
         if self.shown:

@@ -49,7 +49,7 @@ class ProofProgress:
     wall_seconds: float
     best: int
     resumed: int = 0  # tasks taken from the checkpoint
-    classes_total: int | None = None  # canonical classes of the whole proof, where they were counted
+    classes_total: int | None = None  # canonical classes of the whole proof (None: not known to the caller)
     resumed_classes: int = 0  # classes of the tasks taken from the checkpoint
 
     @property
@@ -243,7 +243,6 @@ class Estimate:
     """A projected proof cost from a random sample of classes."""
 
     classes_total: int
-    classes_exact: bool  # counted, or projected from the share of canonical classes in the sample draws
     sampled: int
     mean_seconds: float
     low_seconds: float  # 95% interval of the total CPU seconds (bootstrap over the sample)
@@ -260,7 +259,6 @@ class Estimate:
         """JSON form."""
         return {
             "classes_total": self.classes_total,
-            "classes_counted": self.classes_exact,
             "sampled": self.sampled,
             "mean_class_seconds": round(self.mean_seconds, 6),
             "cpu_seconds": round(self.total_seconds, 1),
@@ -281,14 +279,12 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
     prover = prover_for(spec)
     rng = np.random.default_rng(seed)
     times: list[float] = []
-    draws = canonical = found = 0
+    found = 0
     slowest = 0.0
     spent = 0.0
     while len(times) < sample and (time_budget is None or spent < time_budget or len(times) < 2):
         numbers = rng.integers(0, space.total, size=256, dtype=np.int64)
         keep = space.canonical_mask(numbers)
-        draws += numbers.size
-        canonical += int(keep.sum())
         for number in numbers[keep]:
             if len(times) >= sample or (time_budget is not None and spent >= time_budget and len(times) >= 2):
                 break
@@ -297,16 +293,14 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
             spent += outcome.seconds
             slowest = max(slowest, outcome.seconds)
             found += len(outcome.boards)
-    counted = space.canonical_count()
-    exact = counted is not None
-    total = counted if counted is not None else round(space.total * canonical / max(draws, 1))
+    total = space.canonical_count()
     mean = sum(times) / len(times)
     boot = random.Random(seed)
     means = sorted(sum(boot.choices(times, k=len(times))) / len(times) for _ in range(1000))
     low, high = means[24] * total, means[974] * total
     if not math.isfinite(mean):
         raise BoggleI18nError("the sample took no measurable time")
-    return Estimate(total, exact, len(times), mean, low, high, slowest, found)
+    return Estimate(total, len(times), mean, low, high, slowest, found)
 
 
 def found_threshold(
