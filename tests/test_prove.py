@@ -468,3 +468,17 @@ def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_
     page: Any = _invoke("results", str(folder))
     assert page.exit_code == 0, page.stderr
     assert "## Proven best boards" in page.stdout and f"**{data['proven_best']['score']}** proven" in page.stdout
+    assert "## Estimated proof costs" not in page.stdout
+
+    # An estimate one folder down gets its own table, with the exact class count, beside the proofs.
+    (folder / "estimates").mkdir()
+    est_out = folder / "estimates" / "est.json"
+    est: Any = _invoke(*base, "--threshold", "1", "--estimate", "--sample", "5", "--output", str(est_out))
+    assert est.exit_code == 0, est.stderr
+    estimate = json.loads(est_out.read_text())
+    assert estimate["kind"] == "proof-estimate" and estimate["estimate"]["classes_total"] == data["classes"]
+    page = _invoke("results", str(folder))
+    assert page.exit_code == 0, page.stderr
+    section = page.stdout.split("## Estimated proof costs")[1]
+    row = next(line for line in section.splitlines() if line.startswith("| en-enable2k | 2x2 |"))
+    assert f"| {data['classes']:,} | 5 |" in row and estimate["command"] in row

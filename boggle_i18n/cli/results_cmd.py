@@ -1,4 +1,4 @@
-"""`results`: write docs/results.md from optimize result files."""
+"""`results`: write docs/results.md from optimize and prove result files."""
 
 from __future__ import annotations
 
@@ -29,14 +29,15 @@ def results_cmd(
     ),
     store: Path | None = StoreOption,
 ) -> None:
-    """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, from result files.
+    """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, and the
+    projected costs of proofs (prove --estimate), from result files.
 
     A result whose lexicon's trie sha256 differs from the lexicon built in the store is
     marked stale (lexicons not built there are not checked); stale files are named on stderr.
     """
     from ..optimize.results import load_results, render_results
     from ..optimize.stale import check_runs
-    from ..prove.records import load_proofs, render_proofs
+    from ..prove.records import load_estimates, load_proofs, render_estimates, render_proofs
 
     check_output(output)
     runs, known = load_results(folder)
@@ -46,4 +47,5 @@ def results_cmd(
     for name, state in sorted({**fresh, **proofs_fresh}.items()):
         if state.state == "stale":
             note(f"{name}: {state.note()}")
-    emit(render_results(runs, known, fresh) + render_proofs(proofs, runs, proofs_fresh), output)
+    page = render_results(runs, known, fresh) + render_proofs(proofs, runs, proofs_fresh)
+    emit(page + render_estimates(load_estimates(folder)), output)

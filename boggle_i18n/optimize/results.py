@@ -31,8 +31,8 @@ def load_results(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any
             data = json.loads(path.read_text(encoding="utf-8"))
         except (ValueError, UnicodeDecodeError):
             raise BoggleI18nError(f"result file {path} is not JSON") from None
-        if isinstance(data, dict) and data.get("kind") == "proof":
-            continue  # a `prove` result: prove/records.py renders those
+        if isinstance(data, dict) and data.get("kind") in ("proof", "proof-estimate"):
+            continue  # a `prove` result or estimate: prove/records.py renders those
         missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
         if missing:
             raise BoggleI18nError(f"result file {path} lacks {', '.join(missing)} (write it with optimize --output)")

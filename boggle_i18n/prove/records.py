@@ -1,9 +1,11 @@
-"""The proven boards section of docs/results.md, from `prove --output FILE` result files.
+"""The proven boards and estimated proof costs of docs/results.md, from `prove --output FILE` files.
 
 Each row puts a proof's best board (or "none at or above the threshold") next
 to the best board `optimize` found for the same lexicon, size and rules, so
 the page shows which best-found boards are now proven best. A proof that did
-not finish is listed as partial, never as proven.
+not finish is listed as partial, never as proven. Estimates (`prove --estimate
+--output FILE`, in the folder or one folder down) get a table of their own: what
+a proof not run yet would cost.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 from ..errors import BoggleI18nError
 from ..optimize.results import result_size
 
+ESTIMATE_REQUIRED = ("estimate", "threshold", "settings", "command")
 REQUIRED = ("complete", "proven_best", "boards", "threshold", "classes", "cpu_seconds", "settings", "command")
 
 
@@ -97,5 +100,56 @@ def render_proofs(proofs: list[dict[str, Any]], runs: list[dict[str, Any]], fres
             f"| {s['lexicon']} | {_size(p)} | {_rules(s)} | {score} | {words} | {board} | "
             f"{len(p['boards'])} at >= {p['threshold']} | {_best_found(runs, p)} | {p['classes']:,} "
             f"| {p['cpu_seconds']:,.0f} s | `{p['command']}` |"
+        )
+    return "\n".join(out) + "\n"
+
+
+def load_estimates(folder: Path) -> list[dict[str, Any]]:
+    """The estimate files (kind "proof-estimate") of `folder` and its subfolders one level down."""
+    estimates = []
+    for path in sorted([*folder.glob("*.json"), *folder.glob("*/*.json")]):
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue  # load_results reports files at the top that are not JSON; below it, others' files
+        if not isinstance(data, dict) or data.get("kind") != "proof-estimate":
+            continue
+        missing = [k for k in ESTIMATE_REQUIRED if k not in data]
+        if missing:
+            raise BoggleI18nError(f"estimate file {path} lacks {', '.join(missing)} (write it with prove --output)")
+        data["_file"] = path.relative_to(folder).as_posix()
+        estimates.append(data)
+    return estimates
+
+
+def _hours(seconds: float) -> str:
+    hours = seconds / 3600
+    return f"{hours:,.0f}" if hours >= 100 else f"{hours:,.1f}"
+
+
+def render_estimates(estimates: list[dict[str, Any]]) -> str:
+    """The Markdown section of projected proof costs (empty when there are none)."""
+    if not estimates:
+        return ""
+    out = [
+        "",
+        "## Estimated proof costs",
+        "",
+        "Written from `boggle-i18n prove ... --estimate --output FILE` files: the CPU time of a whole proof,",
+        "projected from the time of a random sample of its canonical classes (the number of classes is exact);",
+        "the interval is a bootstrap over the sample. Class costs are heavy-tailed: read it as an order of",
+        "magnitude. Open cells take every face in every class (`--open`); the others one of the buckets.",
+        "",
+        "| lexicon | size | rules | threshold | open cells | classes | sampled | slowest sampled "
+        "| projected CPU-hours (95%) | command |",
+        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+    ]
+    for e in sorted(estimates, key=lambda e: (_size(e), e["settings"]["lexicon"], e["_file"])):
+        s, est = e["settings"], e["estimate"]
+        low, high = est["cpu_seconds_95"]
+        out.append(
+            f"| {s['lexicon']} | {_size(e)} | {_rules(s)} | {e['threshold']} | {len(s.get('open_cells', []))} "
+            f"| {est['classes_total']:,} | {est['sampled']} | {est['slowest_class_seconds']:.1f} s "
+            f"| {_hours(est['cpu_seconds'])} ({_hours(low)} to {_hours(high)}) | `{e['command']}` |"
         )
     return "\n".join(out) + "\n"
