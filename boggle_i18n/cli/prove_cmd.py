@@ -5,6 +5,7 @@ from __future__ import annotations
 import shlex
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -213,7 +214,7 @@ class _Display:
 
     LOG_EVERY = 300.0
 
-    def __init__(self, clock: Any = time.monotonic) -> None:
+    def __init__(self, clock: Callable[[], float] = time.monotonic) -> None:
         self.tty = sys.stderr.isatty()
         self.shown = False
         self.next_tenth = 1
