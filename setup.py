@@ -40,4 +40,14 @@ bound = Extension(
     optional=True,
 )
 
-setup(ext_modules=[kernel, bound], cmdclass={"build_py": BuildPyWithData})
+# The same source with int64 values, for the rare class whose words score past what int32 values hold (huge
+# scoring tables): _bound.c says why the everyday build counts in int32.
+bound_wide = Extension(
+    "boggle_i18n.prove._bound_wide",
+    sources=["boggle_i18n/prove/_bound.c"],
+    define_macros=[("WIDE_VALUES", "1")],
+    extra_compile_args=compile_args,
+    optional=True,
+)
+
+setup(ext_modules=[kernel, bound, bound_wide], cmdclass={"build_py": BuildPyWithData})

@@ -26,7 +26,7 @@ from boggle_i18n.prove.classes import class_space, make_partition, open_cells, s
 from boggle_i18n.prove.engine import ClassProver
 from boggle_i18n.prove.prover import ProofProgress, estimate, proof_spec, prove
 from boggle_i18n.prove.tasks import ProofSpec
-from boggle_i18n.scoring import get_scoring
+from boggle_i18n.scoring import Scoring, get_scoring
 from boggle_i18n.solver import Rules
 from boggle_i18n.solver.scorer import prepare_scorer
 from tests.test_solver import SMALL, brute_force
@@ -154,26 +154,37 @@ def test_bound_with_a_choice_wider_than_32_faces() -> None:
         assert all(tuple(boards[row]) in kept for row in np.flatnonzero(scores >= threshold))
 
 
-@pytest.mark.shared
-def test_planted_best_3x3_is_found(enable2k: Lexicon) -> None:
-    """The class holding the published best 3x3 board (streaedlp, 545) gives it back at threshold 545, and
-    nothing at 546."""
-    rules = Rules(min_length=3, scoring=CLASSIC)
-    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
-    spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", 545)
-    prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
-    board = "streaedlp"
+def class_holding(spec: ProofSpec, board: str) -> int:
+    """The canonical class that holds some image of `board` under the board's symmetries."""
     bucket_of = {f: i for i, b in enumerate(spec.partition.buckets) for f in b}
-    for perm in symmetries(3, 3):  # the canonical class of some image of the board holds that image
+    for perm in symmetries(spec.problem.rows, spec.problem.cols):
         image = [board[i] for i in perm]
         digits = [bucket_of[image[c]] for c in spec.space.bucketed]
         number = sum(d * spec.partition.k ** (len(digits) - 1 - i) for i, d in enumerate(digits))
         if spec.space.canonical_mask(np.array([number]))[0]:
-            break
-    outcome = prover.search(number, 545)
-    assert [(s, n) for _, s, n in outcome.boards] == [(545, 267)]
-    assert outcome.boards[0][0] == Board(3, 3, canonical_faces(tuple(board), 3, 3)).notation()
-    assert prover.search(number, 546).boards == []
+            return number
+    raise AssertionError("no image of the board is in a canonical class")
+
+
+@pytest.mark.shared
+@pytest.mark.parametrize("scale", [1, 90_000])
+def test_planted_best_3x3_is_found(enable2k: Lexicon, scale: int) -> None:
+    """The class holding the published best 3x3 board (streaedlp, 545) gives it back at threshold 545, and
+    nothing at 546. With every point worth 90,000 (a legal table) the class's words pass what the everyday
+    int32 build holds: it says so, and the search runs again in the int64 build with the same answer, scaled."""
+    scoring = Scoring("scaled", tuple((n, p * scale) for n, p in CLASSIC.table))
+    rules = Rules(min_length=3, scoring=scoring)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
+    best = 545 * scale
+    spec = proof_spec(enable2k, rules, (3, 3), faces, "aeiouy", best)
+    prover = ClassProver(enable2k, rules, (3, 3), spec.partition, spec.space)
+    number = class_holding(spec, "streaedlp")
+    narrow = prover._bound.search_class(prover.sets_of(number), *prover._tables[:6], 3, prover.order, best, prover._out)
+    assert (narrow[0] == -2) == (scale > 1)  # -2: past int32
+    outcome = prover.search(number, best)
+    assert [(s, n) for _, s, n in outcome.boards] == [(best, 267)]
+    assert outcome.boards[0][0] == Board(3, 3, canonical_faces(tuple("streaedlp"), 3, 3)).notation()
+    assert prover.search(number, best + 1).boards == []
 
 
 @pytest.mark.parametrize(("rows", "cols", "k", "open_count"), [(2, 2, 3, 0), (3, 3, 2, 0), (3, 3, 3, 4), (2, 3, 3, 0)])

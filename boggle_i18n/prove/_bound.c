@@ -63,31 +63,52 @@
 #define MAX_FACES 64
 #define NO_NODE (-1)
 
-/* Nodes lie in one int32 arena (a node is its offset there); children are found by index, never searched.
- * Every node starts with a 16-byte header:
- *   value  sum: the bound of its subtree (the points of the word-paths ending here plus its choices' values);
- *          choice: the largest value among its children
- *   word   sum: the last word counted here, plus one (0: none)
- *   label  choice: its cell
- *   flags  IS_CHOICE; HAS_KIDS on a sum node that has a choice (a leaf is passed by when branching)
- *   extra  sum: the rank of the first cell it may have a choice for; choice: how many children fit
- * A sum node then has one slot per rank from `extra` on: its choice for that cell, or NO_NODE (few ranks are
- * left below most sum nodes). A choice node has a uint64 mask of the faces it has children for, then those
- * children, dense, in face order: most choices are on open cells (every face) and have one or two children of
- * 26 possible, so a slot per face was about 70% of a tree's memory (ENABLE2K 3x4: 640 MB for a heavy class).
- * A full choice moves to twice the room; while the tree is built only its parent points at it. */
-typedef struct {
-    int64_t value;
-    uint32_t word;
-    int16_t label;
-    uint8_t flags;
-    uint8_t extra;
-} TNode;
+/* Nodes lie in one int32 arena (a node is its offset there, always even); children are found by index, never
+ * searched. Every node starts with an 8-byte header whose first int32 is its value:
+ *   sum     value: the bound of its subtree (the points of the word-paths ending here plus its choices' values);
+ *           word: the last word counted here, plus one (0: none), with HAS_KIDS once it has a choice (a leaf is
+ *           passed by when branching)
+ *   choice  value: the largest value among its children; its cell; how many children fit
+ * A sum node then has one slot per rank after the rank of the pair that leads to it (from 0 at the root): its
+ * choice for that cell, or NO_NODE (few ranks are left below most sum nodes). Its first rank is not stored:
+ * every reader knows it from where it came from. A choice node has a uint64 mask of the faces it has children
+ * for, then those children, dense, in face order: most choices are on open cells (every face) and have one or
+ * two children of 26 possible, so a slot per face was about 70% of a tree's memory (ENABLE2K 3x4: 640 MB for a
+ * heavy class). A full choice moves to twice the room; while the tree is built only its parent points at it.
+ * The tree is read at random and is bigger than the caches, so its bytes are its speed: values are int32 and the
+ * header 8 bytes instead of 16 (ENABLE2K 3x3: 28 MB a class instead of 40, the proof 14% faster). A class whose
+ * word-paths together pass INT32_MAX points (only scoring tables of thousands of points a word get there) fails
+ * rather than wraps, see insert, and the caller searches it again with the module built with -DWIDE_VALUES
+ * (`_bound_wide`: int64 values, 16-byte headers). */
+#ifdef WIDE_VALUES
+typedef int64_t value_t;
+#define VALUE_MAX INT64_MAX
+#define MODULE_NAME "_bound_wide"
+#define MODULE_INIT PyInit__bound_wide
+#else
+typedef int32_t value_t;
+#define VALUE_MAX INT32_MAX
+#define MODULE_NAME "_bound"
+#define MODULE_INIT PyInit__bound
+#endif
 
-#define IS_CHOICE 1
-#define HAS_KIDS 2
-#define HDR ((int64_t)(sizeof(TNode) / sizeof(int32_t)))
-#define ND(t, i) ((TNode *)((t)->arena + (i)))
+typedef struct {
+    value_t value;
+    uint32_t word;
+} SumNode;
+
+typedef struct {
+    value_t value;
+    uint8_t cell;
+    uint8_t room;
+} ChoiceNode;
+
+#define HAS_KIDS 0x80000000u
+#define HDR ((int64_t)(sizeof(value_t) == 4 ? 2 : 4)) /* int32 units; both headers fit */
+#define VAL(t, i) (*(value_t *)((t)->arena + (i)))
+_Static_assert(sizeof(SumNode) == HDR * 4 && sizeof(ChoiceNode) == HDR * 4, "a node's header is HDR int32 units");
+#define SUM(t, i) ((SumNode *)((t)->arena + (i)))
+#define CH(t, i) ((ChoiceNode *)((t)->arena + (i)))
 #define SL(t, i) ((t)->arena + (i) + HDR)
 #define MASK(t, i) (*(uint64_t *)SL(t, i))
 #define KIDS(t, i) (SL(t, i) + 2)
@@ -126,8 +147,8 @@ typedef struct {
     int32_t *out;
     int64_t out_n, out_cap;
     /* counts */
-    int64_t word_paths, branch_nodes;
-    int failed; /* 1 out of memory, 2 too many candidates */
+    int64_t word_paths, branch_nodes, points_in;
+    int failed; /* 1 out of memory, 2 too many candidates, 3 points past VALUE_MAX */
 } Ctx;
 
 static inline int64_t step(const Ctx *t, int64_t node, int face) {
@@ -173,8 +194,7 @@ static int32_t new_sum(Ctx *t, int base) {
     int32_t width = t->cells - base;
     int32_t at = alloc(t, HDR + width);
     if (at == NO_NODE) return NO_NODE;
-    TNode *n = ND(t, at);
-    n->value = 0, n->word = 0, n->label = -1, n->flags = 0, n->extra = (uint8_t)base;
+    SUM(t, at)->value = 0, SUM(t, at)->word = 0;
     int32_t *slot = SL(t, at);
     for (int32_t i = 0; i < width; i++) slot[i] = NO_NODE;
     t->made++;
@@ -185,8 +205,8 @@ static int32_t new_sum(Ctx *t, int base) {
 static int32_t make_choice(Ctx *t, int cell, int room) {
     int32_t at = alloc(t, HDR + 2 + room);
     if (at == NO_NODE) return NO_NODE;
-    TNode *n = ND(t, at);
-    n->value = 0, n->word = 0, n->label = (int16_t)cell, n->flags = IS_CHOICE, n->extra = (uint8_t)room;
+    ChoiceNode *n = CH(t, at);
+    n->value = 0, n->cell = (uint8_t)cell, n->room = (uint8_t)room;
     MASK(t, at) = 0;
     return at;
 }
@@ -202,11 +222,11 @@ static inline int32_t child_of(const Ctx *t, int32_t choice, int face) {
 static inline int32_t add_child(Ctx *t, int32_t choice, int face, int32_t child) {
     uint64_t mask = MASK(t, choice);
     int count = popcount64(mask);
-    if (count == ND(t, choice)->extra) {
+    if (count == CH(t, choice)->room) {
         int room = count * 2 < MAX_FACES ? count * 2 : MAX_FACES;
-        int32_t moved = make_choice(t, ND(t, choice)->label, room);
+        int32_t moved = make_choice(t, CH(t, choice)->cell, room);
         if (moved == NO_NODE) return NO_NODE;
-        ND(t, moved)->value = ND(t, choice)->value;
+        VAL(t, moved) = VAL(t, choice);
         MASK(t, moved) = mask;
         for (int k = 0; k < count; k++) KIDS(t, moved)[k] = KIDS(t, choice)[k];
         choice = moved;
@@ -247,17 +267,21 @@ static inline void pop_pair(Ctx *t, int depth, int p) {
  * points, made where missing; only the part of the sorted sequence that changed since the last word is walked. */
 HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     int32_t node = t->node_at[t->valid];
+    /* A sum node's first slot is for the rank after the pair that leads to it (the root's for rank 0), so the
+     * slot is found from the path without waiting for the node's header, often a cache line of its own. */
+    int base = t->valid ? PAIR_RANK(t->sorted[t->valid - 1]) + 1 : 0;
     for (int i = t->valid; i < length; i++) {
         uint32_t pair = t->sorted[i];
         int cell = PAIR_CELL(pair), face = PAIR_FACE(pair), r = PAIR_RANK(pair);
-        int k = r - ND(t, node)->extra;
+        int k = r - base;
+        base = r + 1;
         int32_t choice = SL(t, node)[k];
         if (choice == NO_NODE) {
             choice = make_choice(t, cell, 2);
             if (choice == NO_NODE) return;
             t->made++;
             SL(t, node)[k] = choice; /* after the allocation: the arena may have moved */
-            ND(t, node)->flags |= HAS_KIDS;
+            SUM(t, node)->word |= HAS_KIDS;
         }
         int32_t next = child_of(t, choice, face);
         if (next == NO_NODE) {
@@ -275,17 +299,22 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     t->word_paths++;
     /* The same word over the same cells (a path in another order) is counted once. Only the last word is
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
-    if (ND(t, node)->word == (uint32_t)word + 1) return;
-    ND(t, node)->word = (uint32_t)word + 1;
-    ND(t, node)->value += pts;
+    SumNode *end = SUM(t, node);
+    if ((end->word & ~HAS_KIDS) == (uint32_t)word + 1) return;
+    end->word = (end->word & HAS_KIDS) | ((uint32_t)word + 1);
+    /* Every value is at most the points of all word-paths so far (a merge adds disjoint paths): past VALUE_MAX
+     * the class fails, reported to the caller, instead of a value wrapping. */
+    if (pts > VALUE_MAX - t->points_in) { t->failed = 3; return; }
+    t->points_in += pts;
+    end->value += (value_t)pts;
     /* The bounds along the path, kept up to date here (the path is in cache; values only grow): a choice's
      * max moves only if this child passed it, and its sum gains what the max gained. */
     for (int i = length - 1; i >= 0; i--) {
-        TNode *c = ND(t, t->choice_on[i]);
-        int64_t v = ND(t, t->node_at[i + 1])->value;
-        if (v <= c->value) break;
-        ND(t, t->node_at[i])->value += v - c->value;
-        c->value = v;
+        value_t *c = &VAL(t, t->choice_on[i]);
+        value_t v = VAL(t, t->node_at[i + 1]);
+        if (v <= *c) break;
+        VAL(t, t->node_at[i]) += v - *c;
+        *c = v;
     }
 }
 
@@ -325,9 +354,9 @@ static int pend(Ctx *t, int r, int32_t choice) {
     return 0;
 }
 
-/* A sum node reached through forced cells: each of its choices waits under its cell's rank. */
-static inline int activate(Ctx *t, int32_t sum) {
-    int base = ND(t, sum)->extra;
+/* A sum node reached through forced cells, its slots from rank `base` on: each of its choices waits under its
+ * cell's rank. */
+static inline int activate(Ctx *t, int32_t sum, int base) {
     const int32_t *slot = SL(t, sum);
     for (int32_t j = 0; j < t->cells - base; j++)
         if (slot[j] != NO_NODE && pend(t, base + j, slot[j])) return -1;
@@ -340,70 +369,70 @@ static void emit(Ctx *t) {
     t->out_n++;
 }
 
-/* The choice for the cell of rank `r` under sum node `sum`, or NO_NODE. */
-static inline int32_t choice_at(const Ctx *t, int32_t sum, int r) {
-    int k = r - ND(t, sum)->extra;
-    return k >= 0 && k < t->cells - ND(t, sum)->extra ? SL(t, sum)[k] : NO_NODE;
+/* The choice for the cell of rank `r` (at least `base`) under sum node `sum` whose slots start at rank `base`. */
+static inline int32_t choice_at(const Ctx *t, int32_t sum, int base, int r) {
+    return SL(t, sum)[r - base];
 }
 
-/* The points of the word-paths that end at a sum node: its value less its choices'. */
-static int64_t points_of(const Ctx *t, int32_t sum) {
-    int64_t points = ND(t, sum)->value;
+/* The points of the word-paths that end at a sum node (slots from rank `base` on): its value less its choices'. */
+static int64_t points_of(const Ctx *t, int32_t sum, int base) {
+    int64_t points = VAL(t, sum);
     const int32_t *slot = SL(t, sum);
-    for (int j = 0; j < t->cells - ND(t, sum)->extra; j++)
-        if (slot[j] != NO_NODE) points -= ND(t, slot[j])->value;
+    for (int j = 0; j < t->cells - base; j++)
+        if (slot[j] != NO_NODE) points -= VAL(t, slot[j]);
     return points;
 }
 
 HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
 
-/* A new sum node for the boards that reach both sum nodes `a` and `b` (b may be NO_NODE): its points are both's,
- * its choices for the cells of rank `base` onwards are both's, merged where both have one. Children found on one
- * side only are shared, not copied, so the cost is the size of the overlap. */
-HOT static int32_t merge_sum(Ctx *t, int32_t a, int32_t b, int base) {
+/* A new sum node for the boards that reach both sum nodes `a` and `b` (b may be NO_NODE; b's slots start at rank
+ * `base`, a's at `a_base`, at most `base`): its points are both's, its choices for the cells of rank `base`
+ * onwards are both's, merged where both have one (a choice of a's before `base` is the cell being forced, left
+ * out). Children found on one side only are shared, not copied, so the cost is the size of the overlap. */
+HOT static int32_t merge_sum(Ctx *t, int32_t a, int a_base, int32_t b, int base) {
     for (int r = base; r < t->cells; r++) {
-        int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE;
-        if (ca != NO_NODE) PREFETCH(ND(t, ca));
-        if (cb != NO_NODE) PREFETCH(ND(t, cb));
+        int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE;
+        if (ca != NO_NODE) PREFETCH(&VAL(t, ca));
+        if (cb != NO_NODE) PREFETCH(&VAL(t, cb));
     }
-    int64_t value = points_of(t, a) + (b != NO_NODE ? points_of(t, b) : 0);
+    int64_t value = points_of(t, a, a_base) + (b != NO_NODE ? points_of(t, b, base) : 0);
     int32_t n = new_sum(t, base);
     if (n == NO_NODE) return NO_NODE;
     for (int r = base; r < t->cells; r++) {
-        int32_t ca = choice_at(t, a, r), cb = b != NO_NODE ? choice_at(t, b, r) : NO_NODE, c;
+        int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
         else if ((c = merge_choice(t, ca, cb)) == NO_NODE) return NO_NODE;
         SL(t, n)[r - base] = c;
-        if (c != NO_NODE) value += ND(t, c)->value, ND(t, n)->flags |= HAS_KIDS;
+        if (c != NO_NODE) value += VAL(t, c), SUM(t, n)->word |= HAS_KIDS;
     }
-    ND(t, n)->value = value;
+    VAL(t, n) = (value_t)value;
     return n;
 }
 
 /* Two choice nodes on one cell merged: face by face, the sum nodes are merged where both have one. */
 HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
-    int cell = ND(t, a)->label;
+    int cell = CH(t, a)->cell;
     uint64_t ma = MASK(t, a), mb = MASK(t, b), mask = ma | mb;
     /* The children are read below one after another, each likely a cache miss: ask for all of them first. */
-    for (int k = 0; k < popcount64(ma); k++) PREFETCH(ND(t, KIDS(t, a)[k]));
-    for (int k = 0; k < popcount64(mb); k++) PREFETCH(ND(t, KIDS(t, b)[k]));
+    for (int k = 0; k < popcount64(ma); k++) PREFETCH(&VAL(t, KIDS(t, a)[k]));
+    for (int k = 0; k < popcount64(mb); k++) PREFETCH(&VAL(t, KIDS(t, b)[k]));
     int32_t n = make_choice(t, cell, popcount64(mask));
     if (n == NO_NODE) return NO_NODE;
     t->made++;
     MASK(t, n) = mask;
     int base = t->rank[cell] + 1, ia = 0, ib = 0, k = 0;
-    int64_t best = 0;
+    value_t best = 0;
     for (uint64_t faces = mask; faces; faces &= faces - 1, k++) {
         uint64_t bit = faces & -faces;
         int32_t sa = ma & bit ? KIDS(t, a)[ia++] : NO_NODE, sb = mb & bit ? KIDS(t, b)[ib++] : NO_NODE, s;
         if (sa == NO_NODE) s = sb;
         else if (sb == NO_NODE) s = sa;
-        else if ((s = merge_sum(t, sa, sb, base)) == NO_NODE) return NO_NODE;
+        else if ((s = merge_sum(t, sa, base, sb, base)) == NO_NODE) return NO_NODE;
         KIDS(t, n)[k] = s;
-        if (ND(t, s)->value > best) best = ND(t, s)->value;
+        if (VAL(t, s) > best) best = VAL(t, s);
     }
-    ND(t, n)->value = best;
+    VAL(t, n) = best;
     return n;
 }
 
@@ -420,15 +449,15 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
     /* The choices on this cell: their values leave the bound, one face's child comes in. */
     int64_t base = bound, gain[MAX_FACES];
     for (uint64_t faces = t->sets[cell]; faces; faces &= faces - 1) gain[ctz64(faces)] = 0;
-    for (int64_t a = 0; a < n; a++) PREFETCH(ND(t, choices[a]));
+    for (int64_t a = 0; a < n; a++) PREFETCH(&VAL(t, choices[a]));
     for (int64_t a = 0; a < n; a++) {
         int32_t c = choices[a];
-        base -= ND(t, c)->value;
+        base -= VAL(t, c);
         const int32_t *kids = KIDS(t, c);
         int count = popcount64(MASK(t, c));
-        for (int k = 0; k < count; k++) PREFETCH(ND(t, kids[k]));
+        for (int k = 0; k < count; k++) PREFETCH(&VAL(t, kids[k]));
         int k = 0;
-        for (uint64_t faces = MASK(t, c); faces; faces &= faces - 1, k++) gain[ctz64(faces)] += ND(t, kids[k])->value;
+        for (uint64_t faces = MASK(t, c); faces; faces &= faces - 1, k++) gain[ctz64(faces)] += VAL(t, kids[k]);
     }
     int64_t marks[MAX_CELLS];
     for (int r = level + 1; r < t->cells; r++) marks[r] = t->pending_n[r];
@@ -438,7 +467,7 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
         t->forced[cell] = face;
         for (int64_t a = 0; a < n; a++) {
             int32_t s = child_of(t, choices[a], face);
-            if (s != NO_NODE && (ND(t, s)->flags & HAS_KIDS)) activate(t, s);
+            if (s != NO_NODE && (SUM(t, s)->word & HAS_KIDS)) activate(t, s, level + 1);
         }
         branch(t, level + 1, base + gain[face]);
         for (int r = level + 1; r < t->cells; r++) t->pending_n[r] = marks[r];
@@ -461,25 +490,26 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
 #define MERGE_FACTOR 2
 #endif
 
-/* Force order[level] by merging: the root without its choice on that cell, merged with the choice's child. */
+/* Force order[level] by merging: the root without its choice on that cell, merged with the choice's child. The
+ * root's slots start at rank `level` (the whole tree's root, at 0, or the merge of the level before). */
 static void branch_top(Ctx *t, int level, int32_t root) {
     t->branch_nodes++;
-    if (t->failed || ND(t, root)->value < t->threshold) return;
-    if (level == t->cells || (level > 0 && (level >= MERGE_LEVELS || ND(t, root)->value < MERGE_FACTOR * t->threshold))) {
+    if (t->failed || VAL(t, root) < t->threshold) return;
+    if (level == t->cells || (level > 0 && (level >= MERGE_LEVELS || VAL(t, root) < MERGE_FACTOR * t->threshold))) {
         for (int r = 0; r < t->cells; r++) t->pending_n[r] = 0;
-        if (activate(t, root) == 0) branch(t, level, ND(t, root)->value);
+        if (activate(t, root, level) == 0) branch(t, level, VAL(t, root));
         return;
     }
     int cell = t->order[level];
-    int32_t choice = choice_at(t, root, level);
-    int64_t rest = ND(t, root)->value - (choice != NO_NODE ? ND(t, choice)->value : 0);
+    int32_t choice = choice_at(t, root, level, level);
+    int64_t rest = (int64_t)VAL(t, root) - (choice != NO_NODE ? VAL(t, choice) : 0);
     int64_t mark = t->used;
     for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1) {
         int face = ctz64(faces);
         int32_t child = choice != NO_NODE ? child_of(t, choice, face) : NO_NODE;
-        if (rest + (child != NO_NODE ? ND(t, child)->value : 0) < t->threshold) { t->branch_nodes++; continue; }
+        if (rest + (child != NO_NODE ? VAL(t, child) : 0) < t->threshold) { t->branch_nodes++; continue; }
         t->forced[cell] = face;
-        int32_t merged = merge_sum(t, root, child, level + 1);
+        int32_t merged = merge_sum(t, root, level, child, level + 1);
         if (merged == NO_NODE) return;
         branch_top(t, level + 1, merged);
         t->used = mark;
@@ -574,6 +604,7 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
     }
     if (records->len % 16 || records->len == 0) return fail("records: uint64[nodes, 2]");
     t->nodes = records->len / 16;
+    if (t->nodes >= (Py_ssize_t)INT32_MAX) return fail("records: fewer than 2**31 - 1 trie nodes"); /* word + 1 */
     t->records = records->buf;
     if (points->len % 8) return fail("points: int64[lengths]");
     t->points = points->buf;
@@ -602,7 +633,7 @@ static void run(Ctx *t, int64_t *root_bound) {
     }
     if (t->failed) return;
     t->tree_nodes = t->made;
-    *root_bound = ND(t, 0)->value;
+    *root_bound = VAL(t, 0);
     branch_top(t, 0, 0);
 }
 
@@ -611,7 +642,8 @@ PyDoc_STRVAR(search_class_doc,
              "out) -> (candidates, root_bound, tree_nodes, word_paths, branch_nodes)\n\n"
              "Every board of the class `sets` (uint64[cells], a mask of face codes per cell) whose bound is at least "
              "`threshold`, as rows of face codes written to `out` (int32[cap, cells]); `order` (int64[cells]) is the "
-             "cell order of the tree and of the branching. candidates = -1: more than `cap` boards are left.");
+             "cell order of the tree and of the branching. candidates = -1: more than `cap` boards are left; -2: the "
+             "class's word-paths score more than the tree's values hold together (INT32_MAX; _bound_wide: INT64_MAX).");
 
 static PyObject *search_class(PyObject *self, PyObject *args) {
     Py_buffer b[9];
@@ -639,7 +671,8 @@ static PyObject *search_class(PyObject *self, PyObject *args) {
             if (t->failed == 1) {
                 PyErr_NoMemory();
             } else {
-                result = Py_BuildValue("LLLLL", t->failed == 2 ? -1LL : (long long)t->out_n, (long long)root_bound,
+                long long found = t->failed == 2 ? -1LL : t->failed == 3 ? -2LL : (long long)t->out_n;
+                result = Py_BuildValue("LLLLL", found, (long long)root_bound,
                                        (long long)t->tree_nodes, (long long)t->word_paths, (long long)t->branch_nodes);
             }
         }
@@ -656,8 +689,8 @@ static PyMethodDef methods[] = {
 };
 
 static struct PyModuleDef module = {
-    PyModuleDef_HEAD_INIT, "_bound", "The prover's bound and branching, compiled ahead of time (see _bound.c).", -1,
+    PyModuleDef_HEAD_INIT, MODULE_NAME, "The prover's bound and branching, compiled ahead of time (see _bound.c).", -1,
     methods,
 };
 
-PyMODINIT_FUNC PyInit__bound(void) { return PyModule_Create(&module); }
+PyMODINIT_FUNC MODULE_INIT(void) { return PyModule_Create(&module); }

@@ -24,10 +24,11 @@ from .classes import ClassSpace, Partition, split_order
 CANDIDATE_CAP = 1 << 20  # boards left in one class before it is refused (raise the threshold)
 
 
-def load_bound() -> Any:
-    """The compiled bound module, or one clear error where it was not built."""
+def load_bound(wide: bool = False) -> Any:
+    """The compiled bound module, or one clear error where it was not built. `wide`: the build with int64
+    values, for a class whose words score past what the everyday int32 build holds (see _bound.c)."""
     try:
-        return importlib.import_module(f"{__package__}._bound")
+        return importlib.import_module(f"{__package__}._bound{'_wide' if wide else ''}")
     except ImportError as error:
         raise EngineError(
             "the prover's C module was not built; reinstall boggle-i18n with a C compiler present"
@@ -90,8 +91,9 @@ class ClassProver:
         """Boards of the class `sets` left at or above `threshold` by the bound, and (root bound, tree nodes,
         word-paths, branch nodes)."""
         letters, lengths, nbr, nbr_n, records, points = self._tables
+        bound = self._bound
         while True:
-            n, root, tree, paths, branch = self._bound.search_class(
+            n, root, tree, paths, branch = bound.search_class(
                 np.ascontiguousarray(sets, dtype=np.uint64),
                 letters,
                 lengths,
@@ -106,6 +108,13 @@ class ClassProver:
             )
             if n >= 0:
                 return self._out[:n].copy(), (root, tree, paths, branch)
+            if n == -2:  # past int32 points: the same search in int64 (2**40 points a word at most, checked)
+                if bound is self._bound:
+                    bound = load_bound(wide=True)
+                    continue
+                raise BoggleI18nError(
+                    "a class's words score more than 2**63 points together; use a smaller scoring table"
+                )
             if self._out.shape[0] >= CANDIDATE_CAP:
                 raise BoggleI18nError(
                     f"a class leaves more than {CANDIDATE_CAP:,} boards at threshold {threshold}; "
