@@ -66,8 +66,8 @@
 /* Nodes lie in one int32 arena (a node is its offset there, always even); children are found by index, never
  * searched. Every node starts with an 8-byte header whose first int32 is its value:
  *   sum     value: the bound of its subtree (the points of the word-paths ending here plus its choices' values);
- *           word: the last word counted here, plus one (0: none), with HAS_KIDS once it has a choice (a leaf is
- *           passed by when branching)
+ *           meta: the last word counted here, plus one (0: none); the face that leads to it; HAS_KIDS once it
+ *           has a choice (a leaf is passed by when branching)
  *   choice  value: the largest value among its children; its cell; how many children fit
  * A sum node then has one slot per rank after the rank of the pair that leads to it (from 0 at the root): its
  * choice for that cell, or NO_NODE (few ranks are left below most sum nodes). Its first rank is not stored:
@@ -75,6 +75,9 @@
  * for, then those children, dense, in face order: most choices are on open cells (every face) and have one or
  * two children of 26 possible, so a slot per face was about 70% of a tree's memory (ENABLE2K 3x4: 640 MB for a
  * heavy class). A full choice moves to twice the room; while the tree is built only its parent points at it.
+ * A choice with one child is not made at all: the slot holds that child's offset plus one (odd, where nodes
+ * are even), and the child's header says its face. Its value is the child's, and a walk down the tree reads
+ * one node where it read two, each likely a cache miss. A second face makes it a choice node.
  * The tree is read at random and is bigger than the caches, so its bytes are its speed: values are int32 and the
  * header 8 bytes instead of 16 (ENABLE2K 3x3: 28 MB a class instead of 40, the proof 14% faster). A class whose
  * word-paths together pass INT32_MAX points (only scoring tables of thousands of points a word get there) fails
@@ -92,10 +95,27 @@ typedef int32_t value_t;
 #define MODULE_INIT PyInit__bound
 #endif
 
+#ifdef WIDE_VALUES
 typedef struct {
     value_t value;
-    uint32_t word;
+    uint32_t meta; /* HAS_KIDS | word + 1 */
+    uint32_t face;
 } SumNode;
+#define WORD_BITS 31
+#define FACE_OF(n) ((int)(n)->face)
+#define SET_FACE(n, f) ((n)->meta = 0, (n)->face = (uint32_t)(f))
+#else
+typedef struct {
+    value_t value;
+    uint32_t meta; /* HAS_KIDS | face << 25 | word + 1: tries of 2**25 - 2 nodes or fewer, else _bound_wide */
+} SumNode;
+#define WORD_BITS 25
+#define FACE_OF(n) ((int)(((n)->meta >> WORD_BITS) & 63))
+#define SET_FACE(n, f) ((n)->meta = (uint32_t)(f) << WORD_BITS)
+#endif
+#define WORD_MASK ((1u << WORD_BITS) - 1)
+#define INLINE(s) ((s) & 1)      /* a slot holding a lone child, not a choice node */
+#define NODE_OF(s) ((s) & ~1)    /* the node a slot leads to: its choice, or its lone child (same value) */
 
 typedef struct {
     value_t value;
@@ -148,7 +168,7 @@ typedef struct {
     int64_t out_n, out_cap;
     /* counts */
     int64_t word_paths, branch_nodes, points_in;
-    int failed; /* 1 out of memory, 2 too many candidates, 3 points past VALUE_MAX */
+    int failed; /* 1 out of memory, 2 too many candidates, 3 past this build's values or words */
 } Ctx;
 
 static inline int64_t step(const Ctx *t, int64_t node, int face) {
@@ -189,12 +209,13 @@ static int32_t alloc(Ctx *t, int64_t units) {
     return at;
 }
 
-/* A sum node whose choices may be for the cells of rank `base` onwards, none yet. */
-static int32_t new_sum(Ctx *t, int base) {
+/* A sum node reached by `face`, whose choices may be for the cells of rank `base` onwards, none yet. */
+static int32_t new_sum(Ctx *t, int base, int face) {
     int32_t width = t->cells - base;
     int32_t at = alloc(t, HDR + width);
     if (at == NO_NODE) return NO_NODE;
-    SUM(t, at)->value = 0, SUM(t, at)->word = 0;
+    SUM(t, at)->value = 0;
+    SET_FACE(SUM(t, at), face);
     int32_t *slot = SL(t, at);
     for (int32_t i = 0; i < width; i++) slot[i] = NO_NODE;
     t->made++;
@@ -215,6 +236,12 @@ static inline int32_t child_of(const Ctx *t, int32_t choice, int face) {
     uint64_t mask = MASK(t, choice);
     if (!((mask >> face) & 1)) return NO_NODE;
     return KIDS(t, choice)[popcount64(mask & ((1ULL << face) - 1))];
+}
+
+/* The child for `face` of a slot (a choice node or a lone child), or NO_NODE. */
+static inline int32_t slot_child(const Ctx *t, int32_t slot, int face) {
+    if (INLINE(slot)) return FACE_OF(SUM(t, NODE_OF(slot))) == face ? NODE_OF(slot) : NO_NODE;
+    return child_of(t, slot, face);
 }
 
 /* `child` becomes the choice's child for `face` (it had none). A full choice moves to twice the room: returns
@@ -275,17 +302,26 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
         int cell = PAIR_CELL(pair), face = PAIR_FACE(pair), r = PAIR_RANK(pair);
         int k = r - base;
         base = r + 1;
-        int32_t choice = SL(t, node)[k];
-        if (choice == NO_NODE) {
-            choice = make_choice(t, cell, 2);
-            if (choice == NO_NODE) return;
-            t->made++;
-            SL(t, node)[k] = choice; /* after the allocation: the arena may have moved */
-            SUM(t, node)->word |= HAS_KIDS;
-        }
-        int32_t next = child_of(t, choice, face);
-        if (next == NO_NODE) {
-            next = new_sum(t, r + 1);
+        int32_t choice = SL(t, node)[k], next;
+        if (choice == NO_NODE) { /* a lone child in the slot */
+            next = new_sum(t, r + 1, face);
+            if (next == NO_NODE) return;
+            SL(t, node)[k] = choice = next + 1; /* after the allocation: the arena may have moved */
+            SUM(t, node)->meta |= HAS_KIDS;
+        } else if (INLINE(choice)) {
+            next = NODE_OF(choice);
+            if (FACE_OF(SUM(t, next)) != face) { /* a second face: the slot becomes a choice node */
+                int32_t lone = next, made = make_choice(t, cell, 2);
+                if (made == NO_NODE || (next = new_sum(t, r + 1, face)) == NO_NODE) return;
+                t->made++;
+                int old = FACE_OF(SUM(t, lone));
+                VAL(t, made) = VAL(t, lone);
+                MASK(t, made) = (1ULL << old) | (1ULL << face);
+                KIDS(t, made)[old > face] = lone, KIDS(t, made)[old < face] = next;
+                SL(t, node)[k] = choice = made;
+            }
+        } else if ((next = child_of(t, choice, face)) == NO_NODE) {
+            next = new_sum(t, r + 1, face);
             if (next == NO_NODE) return;
             int32_t now = add_child(t, choice, face, next);
             if (now == NO_NODE) return;
@@ -300,21 +336,27 @@ HOT static void insert(Ctx *t, int length, int64_t word, int64_t pts) {
     /* The same word over the same cells (a path in another order) is counted once. Only the last word is
      * remembered: a repeat after another word counts again, which leaves the bound loose, never wrong. */
     SumNode *end = SUM(t, node);
-    if ((end->word & ~HAS_KIDS) == (uint32_t)word + 1) return;
-    end->word = (end->word & HAS_KIDS) | ((uint32_t)word + 1);
+    if ((end->meta & WORD_MASK) == (uint32_t)word + 1) return;
+    end->meta = (end->meta & ~WORD_MASK) | ((uint32_t)word + 1);
     /* Every value is at most the points of all word-paths so far (a merge adds disjoint paths): past VALUE_MAX
      * the class fails, reported to the caller, instead of a value wrapping. */
     if (pts > VALUE_MAX - t->points_in) { t->failed = 3; return; }
     t->points_in += pts;
     end->value += (value_t)pts;
     /* The bounds along the path, kept up to date here (the path is in cache; values only grow): a choice's
-     * max moves only if this child passed it, and its sum gains what the max gained. */
+     * max moves only if this child passed it, and its sum gains what the max gained; a lone child is its
+     * choice's max, so its sum gains all it gained. */
+    value_t gained = (value_t)pts;
     for (int i = length - 1; i >= 0; i--) {
-        value_t *c = &VAL(t, t->choice_on[i]);
-        value_t v = VAL(t, t->node_at[i + 1]);
-        if (v <= *c) break;
-        VAL(t, t->node_at[i]) += v - *c;
-        *c = v;
+        int32_t choice = t->choice_on[i];
+        if (!INLINE(choice)) {
+            value_t *c = &VAL(t, choice);
+            value_t v = VAL(t, t->node_at[i + 1]);
+            if (v <= *c) break;
+            gained = v - *c;
+            *c = v;
+        }
+        VAL(t, t->node_at[i]) += gained;
     }
 }
 
@@ -379,44 +421,59 @@ static int64_t points_of(const Ctx *t, int32_t sum, int base) {
     int64_t points = VAL(t, sum);
     const int32_t *slot = SL(t, sum);
     for (int j = 0; j < t->cells - base; j++)
-        if (slot[j] != NO_NODE) points -= VAL(t, slot[j]);
+        if (slot[j] != NO_NODE) points -= VAL(t, NODE_OF(slot[j]));
     return points;
 }
 
-HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b);
+HOT static int32_t merge_choice(Ctx *t, int cell, int32_t a, int32_t b);
 
 /* A new sum node for the boards that reach both sum nodes `a` and `b` (b may be NO_NODE; b's slots start at rank
  * `base`, a's at `a_base`, at most `base`): its points are both's, its choices for the cells of rank `base`
  * onwards are both's, merged where both have one (a choice of a's before `base` is the cell being forced, left
  * out). Children found on one side only are shared, not copied, so the cost is the size of the overlap. */
-HOT static int32_t merge_sum(Ctx *t, int32_t a, int a_base, int32_t b, int base) {
+HOT static int32_t merge_sum(Ctx *t, int32_t a, int a_base, int32_t b, int base, int face) {
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE;
-        if (ca != NO_NODE) PREFETCH(&VAL(t, ca));
-        if (cb != NO_NODE) PREFETCH(&VAL(t, cb));
+        if (ca != NO_NODE) PREFETCH(&VAL(t, NODE_OF(ca)));
+        if (cb != NO_NODE) PREFETCH(&VAL(t, NODE_OF(cb)));
     }
     int64_t value = points_of(t, a, a_base) + (b != NO_NODE ? points_of(t, b, base) : 0);
-    int32_t n = new_sum(t, base);
+    int32_t n = new_sum(t, base, face);
     if (n == NO_NODE) return NO_NODE;
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
-        else if ((c = merge_choice(t, ca, cb)) == NO_NODE) return NO_NODE;
+        else if ((c = merge_choice(t, t->order[r], ca, cb)) == NO_NODE) return NO_NODE;
         SL(t, n)[r - base] = c;
-        if (c != NO_NODE) value += VAL(t, c), SUM(t, n)->word |= HAS_KIDS;
+        if (c != NO_NODE) value += VAL(t, NODE_OF(c)), SUM(t, n)->meta |= HAS_KIDS;
     }
     VAL(t, n) = (value_t)value;
     return n;
 }
 
-/* Two choice nodes on one cell merged: face by face, the sum nodes are merged where both have one. */
-HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
-    int cell = CH(t, a)->cell;
-    uint64_t ma = MASK(t, a), mb = MASK(t, b), mask = ma | mb;
+/* A slot's faces and children: a choice node's, or its lone child's (kept in `one`). Offsets, not pointers:
+ * the arena may move while a merge allocates. */
+static inline uint64_t slot_faces(const Ctx *t, int32_t slot, int32_t *one) {
+    if (INLINE(slot)) {
+        *one = NODE_OF(slot);
+        return 1ULL << FACE_OF(SUM(t, *one));
+    }
+    return MASK(t, slot);
+}
+
+static inline int32_t slot_kid(const Ctx *t, int32_t slot, int32_t one, int k) {
+    return INLINE(slot) ? one : KIDS(t, slot)[k];
+}
+
+/* Two choices on one cell (choice nodes or lone children) merged: face by face, the sum nodes are merged where
+ * both have one; the result is a choice node. */
+HOT static int32_t merge_choice(Ctx *t, int cell, int32_t a, int32_t b) {
+    int32_t one_a = NO_NODE, one_b = NO_NODE;
+    uint64_t ma = slot_faces(t, a, &one_a), mb = slot_faces(t, b, &one_b), mask = ma | mb;
     /* The children are read below one after another, each likely a cache miss: ask for all of them first. */
-    for (int k = 0; k < popcount64(ma); k++) PREFETCH(&VAL(t, KIDS(t, a)[k]));
-    for (int k = 0; k < popcount64(mb); k++) PREFETCH(&VAL(t, KIDS(t, b)[k]));
+    for (int k = 0; k < popcount64(ma); k++) PREFETCH(&VAL(t, slot_kid(t, a, one_a, k)));
+    for (int k = 0; k < popcount64(mb); k++) PREFETCH(&VAL(t, slot_kid(t, b, one_b, k)));
     int32_t n = make_choice(t, cell, popcount64(mask));
     if (n == NO_NODE) return NO_NODE;
     t->made++;
@@ -425,10 +482,11 @@ HOT static int32_t merge_choice(Ctx *t, int32_t a, int32_t b) {
     value_t best = 0;
     for (uint64_t faces = mask; faces; faces &= faces - 1, k++) {
         uint64_t bit = faces & -faces;
-        int32_t sa = ma & bit ? KIDS(t, a)[ia++] : NO_NODE, sb = mb & bit ? KIDS(t, b)[ib++] : NO_NODE, s;
+        int32_t sa = ma & bit ? slot_kid(t, a, one_a, ia++) : NO_NODE;
+        int32_t sb = mb & bit ? slot_kid(t, b, one_b, ib++) : NO_NODE, s;
         if (sa == NO_NODE) s = sb;
         else if (sb == NO_NODE) s = sa;
-        else if ((s = merge_sum(t, sa, base, sb, base)) == NO_NODE) return NO_NODE;
+        else if ((s = merge_sum(t, sa, base, sb, base, ctz64(bit))) == NO_NODE) return NO_NODE;
         KIDS(t, n)[k] = s;
         if (VAL(t, s) > best) best = VAL(t, s);
     }
@@ -449,10 +507,14 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
     /* The choices on this cell: their values leave the bound, one face's child comes in. */
     int64_t base = bound, gain[MAX_FACES];
     for (uint64_t faces = t->sets[cell]; faces; faces &= faces - 1) gain[ctz64(faces)] = 0;
-    for (int64_t a = 0; a < n; a++) PREFETCH(&VAL(t, choices[a]));
+    for (int64_t a = 0; a < n; a++) PREFETCH(&VAL(t, NODE_OF(choices[a])));
     for (int64_t a = 0; a < n; a++) {
         int32_t c = choices[a];
-        base -= VAL(t, c);
+        base -= VAL(t, NODE_OF(c));
+        if (INLINE(c)) {
+            gain[FACE_OF(SUM(t, NODE_OF(c)))] += VAL(t, NODE_OF(c));
+            continue;
+        }
         const int32_t *kids = KIDS(t, c);
         int count = popcount64(MASK(t, c));
         for (int k = 0; k < count; k++) PREFETCH(&VAL(t, kids[k]));
@@ -466,8 +528,8 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
         if (base + gain[face] < t->threshold) { t->branch_nodes++; continue; }
         t->forced[cell] = face;
         for (int64_t a = 0; a < n; a++) {
-            int32_t s = child_of(t, choices[a], face);
-            if (s != NO_NODE && (SUM(t, s)->word & HAS_KIDS)) activate(t, s, level + 1);
+            int32_t s = slot_child(t, choices[a], face);
+            if (s != NO_NODE && (SUM(t, s)->meta & HAS_KIDS)) activate(t, s, level + 1);
         }
         branch(t, level + 1, base + gain[face]);
         for (int r = level + 1; r < t->cells; r++) t->pending_n[r] = marks[r];
@@ -502,14 +564,14 @@ static void branch_top(Ctx *t, int level, int32_t root) {
     }
     int cell = t->order[level];
     int32_t choice = choice_at(t, root, level, level);
-    int64_t rest = (int64_t)VAL(t, root) - (choice != NO_NODE ? VAL(t, choice) : 0);
+    int64_t rest = (int64_t)VAL(t, root) - (choice != NO_NODE ? VAL(t, NODE_OF(choice)) : 0);
     int64_t mark = t->used;
     for (uint64_t faces = t->sets[cell]; faces && !t->failed; faces &= faces - 1) {
         int face = ctz64(faces);
-        int32_t child = choice != NO_NODE ? child_of(t, choice, face) : NO_NODE;
+        int32_t child = choice != NO_NODE ? slot_child(t, choice, face) : NO_NODE;
         if (rest + (child != NO_NODE ? VAL(t, child) : 0) < t->threshold) { t->branch_nodes++; continue; }
         t->forced[cell] = face;
-        int32_t merged = merge_sum(t, root, level, child, level + 1);
+        int32_t merged = merge_sum(t, root, level, child, level + 1, 0);
         if (merged == NO_NODE) return;
         branch_top(t, level + 1, merged);
         t->used = mark;
@@ -617,7 +679,7 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
 }
 
 static void run(Ctx *t, int64_t *root_bound) {
-    int32_t root = new_sum(t, 0);
+    int32_t root = new_sum(t, 0, 0);
     if (root == NO_NODE) return;
     t->node_at[0] = root;
     t->valid = 0;
@@ -665,7 +727,8 @@ static PyObject *search_class(PyObject *self, PyObject *args) {
             int64_t root_bound = 0;
             Py_BEGIN_ALLOW_THREADS
             take_arenas(t);
-            run(t, &root_bound);
+            if (t->nodes < (Py_ssize_t)WORD_MASK) run(t, &root_bound); /* word + 1 fits the sum's header */
+            else t->failed = 3;
             keep_arenas(t);
             Py_END_ALLOW_THREADS
             if (t->failed == 1) {
