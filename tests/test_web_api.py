@@ -6,6 +6,7 @@ one-line `{"error": ...}`, never a 500 or a traceback.
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 import shutil
@@ -324,6 +325,39 @@ def test_a_page_that_goes_away_stops_its_job(client: TestClient) -> None:
     with client.stream("GET", f"/api/jobs/{job}/events") as events:
         next(events.iter_lines())
     assert _wait(client, job, 30)["state"] == "stopped"
+
+
+def test_a_page_that_goes_away_while_the_server_writes_stops_its_job(web_store: Path) -> None:
+    """The page leaves while an event is being written to it (a stalled connection): the response is cancelled
+    inside `send`, where the stream's generator sits at its `yield` and would only be closed when garbage-collected.
+    The job must be stopped by the time the response returns, not whenever that happens."""
+    app = create_app(web_store, None)
+    with TestClient(app) as c:
+        job = c.post("/api/optimize", json={"lexicon": "en-enable2k", "time_limit": 120}).json()["id"]
+
+        async def page_goes_away() -> bool:
+            writing, stalled = asyncio.Event(), asyncio.Event()
+
+            async def send(message: dict) -> None:
+                if message["type"] == "http.response.body" and message.get("more_body"):
+                    writing.set()
+                    await stalled.wait()  # never set: the client stopped reading
+
+            async def receive() -> dict:
+                await writing.wait()
+                return {"type": "http.disconnect"}
+
+            path = f"/api/jobs/{job}/events"
+            scope = {
+                "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
+                "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
+                "query_string": b"", "headers": [], "server": ("testserver", 80), "client": ("test", 1),
+            }  # fmt: skip
+            await app(scope, receive, send)
+            return app.state.web.jobs.get(job).stop.is_set()  # told to stop (its thread may not have seen it yet)
+
+        assert asyncio.run(page_goes_away())
+        assert _wait(c, job, 30)["state"] == "stopped"
 
 
 def test_long_jobs_are_limited_and_checked(client: TestClient) -> None:

@@ -50,6 +50,25 @@ class BadRequest(BoggleI18nError):
     """A parameter the page (or a client) got wrong: 400."""
 
 
+class JobStream(StreamingResponse):
+    """A job's event stream: when the response ends, however it ends, a job still running is stopped (the page
+    went away). The stream's own `finally` is not enough: a page that leaves while an event is being written
+    cancels the response inside `send`, with the generator waiting at its `yield`, closed only when it is
+    garbage-collected."""
+
+    def __init__(self, events: AsyncIterator[str], job: Job) -> None:
+        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
+        super().__init__(events, media_type="text/event-stream", headers=headers)
+        self.job = job
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            if self.job.state == "running":
+                self.job.stop.set()
+
+
 def error(message: str, status: int = 400) -> JSONResponse:
     """The one error shape: `{"error": "..."}`."""
     return JSONResponse({"error": message}, status_code=status)
@@ -554,28 +573,23 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
 
         async def stream() -> AsyncIterator[str]:
             sent = 0
-            try:
-                while True:
-                    events = job.events
-                    while sent < len(events):
-                        yield f"event: progress\ndata: {json.dumps(events[sent])}\n\n"
-                        sent += 1
-                    if job.state != "running":
-                        yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
-                        return
-                    if web.jobs.closing.is_set() and job.thread is not None:
-                        await asyncio.to_thread(job.thread.join, 2.0)  # stopped with the server: its last word
-                        yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
-                        return
-                    if await request.is_disconnected():
-                        return
-                    await asyncio.sleep(0.2)
-            finally:
-                if job.state == "running":
-                    job.stop.set()  # the page went away: its job goes with it
+            while True:
+                events = job.events
+                while sent < len(events):
+                    yield f"event: progress\ndata: {json.dumps(events[sent])}\n\n"
+                    sent += 1
+                if job.state != "running":
+                    yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
+                    return
+                if web.jobs.closing.is_set() and job.thread is not None:
+                    await asyncio.to_thread(job.thread.join, 2.0)  # stopped with the server: its last word
+                    yield f"event: end\ndata: {json.dumps(job.to_dict())}\n\n"
+                    return
+                if await request.is_disconnected():
+                    return  # the page went away: JobStream stops its job
+                await asyncio.sleep(0.2)
 
-        headers = {"Cache-Control": "no-store", "X-Accel-Buffering": "no"}
-        return StreamingResponse(stream(), media_type="text/event-stream", headers=headers)
+        return JobStream(stream(), job)
 
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
