@@ -79,10 +79,11 @@
  * are even), and the child's header says its face. Its value is the child's, and a walk down the tree reads
  * one node where it read two, each likely a cache miss. A second face makes it a choice node.
  * The tree is read at random and is bigger than the caches, so its bytes are its speed: values are int32 and the
- * header 8 bytes instead of 16 (ENABLE2K 3x3: 28 MB a class instead of 40, the proof 14% faster). A class whose
- * word-paths together pass INT32_MAX points (only scoring tables of thousands of points a word get there) fails
- * rather than wraps, see insert, and the caller searches it again with the module built with -DWIDE_VALUES
- * (`_bound_wide`: int64 values, 16-byte headers). */
+ * header 8 bytes instead of 16 (ENABLE2K 3x3: 28 MB a class instead of 40, the proof 14% faster; lone children
+ * then took it to 20 MB). A class whose word-paths together pass INT32_MAX points (only scoring tables of
+ * thousands of points a word get there), or a trie of more nodes than the header's 25 bits of word hold, fails
+ * rather than wraps (see insert and search_class), and the caller searches it again with the module built with
+ * -DWIDE_VALUES (`_bound_wide`: int64 values, 16-byte headers). */
 #ifdef WIDE_VALUES
 typedef int64_t value_t;
 #define VALUE_MAX INT64_MAX
