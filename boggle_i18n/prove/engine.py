@@ -62,7 +62,7 @@ class ClassProver:
         from ..solver.fast import FastScorer
         from ..solver.scorer import prepare_scorer
 
-        self._bound = load_bound()
+        self._bound, self._wide = load_bound(), False
         scorer = prepare_scorer(lexicon, rules, shape, "fast")
         if not isinstance(scorer, FastScorer) or scorer.kernel != "c":
             raise EngineError("the prover needs the fast engine's C kernel, which was not built here")
@@ -91,9 +91,8 @@ class ClassProver:
         """Boards of the class `sets` left at or above `threshold` by the bound, and (root bound, tree nodes,
         word-paths, branch nodes)."""
         letters, lengths, nbr, nbr_n, records, points = self._tables
-        bound = self._bound
         while True:
-            n, root, tree, paths, branch = bound.search_class(
+            n, root, tree, paths, branch = self._bound.search_class(
                 np.ascontiguousarray(sets, dtype=np.uint64),
                 letters,
                 lengths,
@@ -108,9 +107,9 @@ class ClassProver:
             )
             if n >= 0:
                 return self._out[:n].copy(), (root, tree, paths, branch)
-            if n == -2:  # past int32 points: the same search in int64 (2**40 points a word at most, checked)
-                if bound is self._bound:
-                    bound = load_bound(wide=True)
+            if n == -2:  # past int32 points: this class and the rest in int64 (2**40 points a word at most)
+                if not self._wide:  # a table that overflows one class likely overflows most: switch once
+                    self._bound, self._wide = load_bound(wide=True), True
                     continue
                 raise BoggleI18nError(
                     "a class's words score more than 2**63 points together; use a smaller scoring table"
