@@ -80,11 +80,11 @@ def main() -> None:
     args = parser.parse_args()
 
     from boggle_i18n.api import load_lexicon
+    from boggle_i18n.language.selection import select
     from boggle_i18n.lexicon.build import build_lexicon
     from boggle_i18n.optimize.problem import free_faces
     from boggle_i18n.prove.prover import proof_spec
     from boggle_i18n.prove.tasks import prover_for
-    from boggle_i18n.selection import select
 
     store = args.store or tempfile.mkdtemp(prefix="bench-prove-")
     if not (Path(store) / "en-enable2k.marisa").exists():

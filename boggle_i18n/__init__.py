@@ -15,10 +15,10 @@ _HOMES = {
     ".api": ("RolledBoard", "face_counts", "load_lexicon", "parse_board", "roll", "roll_board", "rules_for", "solve"),
     ".board": ("Board", "DiceSet", "dice_sets", "get_dice"),
     ".errors": ("BoggleI18nError",),
-    ".languages": ("Language", "get_language", "languages"),
+    ".language.records": ("Language", "get_language", "languages"),
     ".lexicon": ("Lexicon", "build_lexicon"),
     ".scoring": ("Scoring", "get_scoring"),
-    ".selection": ("Selection", "select"),
+    ".language.selection": ("Selection", "select"),
     ".solver": ("FoundWord", "ReferenceSolver", "Rules", "SolveResult"),
 }
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
@@ -69,8 +69,8 @@ if TYPE_CHECKING:
     from .api import RolledBoard, face_counts, load_lexicon, parse_board, roll, roll_board, rules_for, solve
     from .board import Board, DiceSet, dice_sets, get_dice
     from .errors import BoggleI18nError
-    from .languages import Language, get_language, languages
+    from .language.records import Language, get_language, languages
+    from .language.selection import Selection, select
     from .lexicon import Lexicon, build_lexicon
     from .scoring import Scoring, get_scoring
-    from .selection import Selection, select
     from .solver import FoundWord, ReferenceSolver, Rules, SolveResult

@@ -20,11 +20,11 @@ from .board.dice import DiceSet, get_dice
 from .board.notation import parse_board as _parse_compact
 from .board.notation import parse_board_file as _parse_file
 from .errors import BoardError
-from .languages import get_language
+from .language.records import get_language
+from .language.selection import Selection, select
 from .lexicon.store import Lexicon
 from .limits import check, clip
 from .scoring import Scoring
-from .selection import Selection, select
 from .solver.base import Rules, SolveResult, get_solver
 from .solving import with_lexicon_info
 

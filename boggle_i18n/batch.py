@@ -62,7 +62,7 @@ class LineScorer:
 
     def __init__(self, settings: BatchSettings, lexicon: Any = None) -> None:
         from .api import load_lexicon
-        from .selection import select
+        from .language.selection import select
 
         s = self.settings = settings
         self.selection = select(

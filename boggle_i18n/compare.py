@@ -35,8 +35,8 @@ from .api import letter_distribution, load_lexicon
 from .board.board import Board
 from .board.dice import DiceSet, get_dice
 from .errors import BoggleI18nError
+from .language.selection import Selection, select
 from .limits import check
-from .selection import Selection, select
 
 if TYPE_CHECKING:
     import numpy as np

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BoggleI18nError
-from .languages import Language
+from .language.records import Language
 from .lexicon.store import Lexicon
 from .pipeline.stages import letters
 

@@ -20,13 +20,13 @@ from dataclasses import dataclass
 from typing import Any
 
 from .errors import BoggleI18nError
-from .languages import get_language
+from .language.records import get_language
+from .language.selection import select
 from .lexicon.build import ensure_lexicon, stage_context
 from .lexicon.store import Lexicon
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages
 from .pipeline.stages import STATEFUL, StageFn
-from .selection import select
 
 
 @dataclass(frozen=True)

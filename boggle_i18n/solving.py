@@ -16,8 +16,8 @@ from typing import Any
 
 from .board.board import Board
 from .board.notation import parse_board, parse_board_file
+from .language.selection import Selection, select
 from .lexicon.store import Lexicon
-from .selection import Selection, select
 from .solver.base import SolveResult
 
 

@@ -26,7 +26,7 @@ from boggle_i18n.compare import (
     roll_codes,
     summarise,
 )
-from boggle_i18n.selection import select
+from boggle_i18n.language.selection import select
 from boggle_i18n.solver.codec import FaceCodec
 
 runner = CliRunner()

@@ -21,7 +21,7 @@ from typer.testing import CliRunner
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
 from boggle_i18n.frequency import coverage
-from boggle_i18n.languages import get_language, languages
+from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.lookup import lookup
 from boggle_i18n.pipeline import load_recipe, recipe_names
 

@@ -13,7 +13,7 @@ from conftest import REPO, shared_file
 from boggle_i18n import api
 from boggle_i18n.board import Board, DiceSet, dice_sets, get_dice
 from boggle_i18n.errors import BoardError, DiceError
-from boggle_i18n.languages import languages
+from boggle_i18n.language.records import languages
 from boggle_i18n.lexicon import Lexicon
 from boggle_i18n.scoring import get_scoring
 

@@ -14,7 +14,7 @@ from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
 from boggle_i18n.errors import BoggleI18nError, RecipeError
 from boggle_i18n.frequency import coverage, top_words
-from boggle_i18n.languages import get_language, languages
+from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.pipeline import load_recipe
 
 pytest.importorskip("wordfreq")  # the test extra installs it: CI runs these

@@ -13,7 +13,7 @@ from boggle_i18n import Lexicon
 from boggle_i18n.board.dice import dice_sets
 from boggle_i18n.cli import app
 from boggle_i18n.errors import LanguageError, SourceError
-from boggle_i18n.languages import _load, get_language, languages
+from boggle_i18n.language.records import _load, get_language, languages
 from boggle_i18n.pipeline import load_recipe, recipe_names, resolve_source
 
 REPO = Path(__file__).resolve().parent.parent

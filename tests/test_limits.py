@@ -13,10 +13,10 @@ from hypothesis import strategies as st
 
 from boggle_i18n import Lexicon, parse_board, roll, rules_for
 from boggle_i18n.errors import BoggleI18nError, LimitError
+from boggle_i18n.language.selection import select
 from boggle_i18n.limits import INT64_MAX, LIMITS, MAX_POINTS, MAX_TOTAL, check, clip, markdown
 from boggle_i18n.optimize.optimizer import check_request
 from boggle_i18n.scoring import parse_table
-from boggle_i18n.selection import select
 from boggle_i18n.solver import fast
 from boggle_i18n.solver.scorer import prepare_scorer
 

@@ -553,7 +553,7 @@ def test_command_help(command: str) -> None:
 
 
 def test_free_faces_of_a_size_without_dice_are_the_preferred_sets() -> None:
-    from boggle_i18n.languages import get_language
+    from boggle_i18n.language.records import get_language
     from boggle_i18n.optimize.problem import free_faces
 
     preferred = get_dice(get_language("en").dice[0]).faces - {""}

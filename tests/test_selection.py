@@ -10,8 +10,8 @@ from conftest import FIXTURES
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.errors import BoardError, DiceError, LanguageError, LexiconError, LimitError, ScoringError
+from boggle_i18n.language.selection import Selection, select
 from boggle_i18n.scoring import get_scoring
-from boggle_i18n.selection import Selection, select
 
 MINI_EN = FIXTURES / "mini-en.txt"
 

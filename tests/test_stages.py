@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from boggle_i18n.errors import RecipeError
-from boggle_i18n.languages import get_language
+from boggle_i18n.language.records import get_language
 from boggle_i18n.pipeline import runner
 from boggle_i18n.pipeline.runner import run_stages
 from boggle_i18n.pipeline.stages import STAGES, StageContext

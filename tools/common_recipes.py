@@ -66,7 +66,7 @@ def common_recipe(base: str) -> tuple[str, str]:
 def bases() -> list[str]:
     """Default recipes of the languages a frequency source covers."""
     sys.path.insert(0, str(REPO))
-    from boggle_i18n.languages import languages
+    from boggle_i18n.language.records import languages
 
     return sorted({lang.lexicon for lang in languages().values() if lang.wordfreq and lang.lexicon})
 

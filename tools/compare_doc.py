@@ -35,7 +35,7 @@ from boggle_i18n.compare import (  # noqa: E402
     table_rows,
     tier_lexicon,
 )
-from boggle_i18n.languages import languages  # noqa: E402
+from boggle_i18n.language.records import languages  # noqa: E402
 from boggle_i18n.lexicon.store import Lexicon, lexicon_paths  # noqa: E402
 
 START = "<!-- compare:start -->"

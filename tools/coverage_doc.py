@@ -37,7 +37,7 @@ def main() -> None:
     args = parser.parse_args()
     sys.path.insert(0, str(REPO))
     from boggle_i18n.frequency import TOP_N, coverage
-    from boggle_i18n.languages import languages
+    from boggle_i18n.language.records import languages
     from boggle_i18n.lexicon import Lexicon, build_lexicon
     from boggle_i18n.lexicon.store import lexicon_paths
 

@@ -45,7 +45,7 @@ def languages_cmd(
     json_out: bool = typer.Option(False, "--json", help="Print the languages as JSON."),
 ) -> None:
     """List every language: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
-    from ..language_info import language_overview  # recipes and store scan: only when the command runs
+    from ..language.overview import language_overview  # recipes and store scan: only when the command runs
 
     entries = language_overview(store)
     emit(to_json(entries) if json_out else languages_table(entries))

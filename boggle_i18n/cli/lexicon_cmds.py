@@ -11,7 +11,7 @@ import typer
 
 from ..board.dice import dice_sets
 from ..housekeeping import cache_bytes
-from ..languages import get_language, languages
+from ..language.records import get_language, languages
 from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_name, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir

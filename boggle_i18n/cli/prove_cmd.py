@@ -13,8 +13,8 @@ import typer
 
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..language.selection import select
 from ..limits import check, workers_for
-from ..selection import select
 from . import app
 from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
 

@@ -9,8 +9,8 @@ import typer
 from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
+from ..language.selection import select
 from ..limits import clip
-from ..selection import select
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, to_json

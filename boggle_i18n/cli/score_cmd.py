@@ -16,8 +16,8 @@ import typer
 from ..batch import BatchSettings, read_blocks, score_stream
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..language.selection import select
 from ..limits import clip, workers_for
-from ..selection import select
 from ..solver.base import get_solver
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn

@@ -9,7 +9,7 @@ import typer
 from ..api import solve
 from ..board.notation import parse_size
 from ..errors import BoardError
-from ..selection import Selection
+from ..language.selection import Selection
 from ..solver.base import get_solver
 from ..solving import choose_board, solution_dict
 from ..storage import check_output

@@ -17,7 +17,7 @@ from typing import Any
 import marisa_trie
 
 from ..errors import BoggleI18nError, LexiconError, SourceError
-from ..languages import Language, get_language
+from ..language.records import Language, get_language
 from ..pipeline.recipe import Recipe, load_recipe
 from ..pipeline.runner import StageReport, StageRun
 from ..pipeline.sources import ResolvedSource, resolve_source

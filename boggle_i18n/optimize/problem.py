@@ -182,7 +182,7 @@ def free_faces(lang: str | None, shape: tuple[int, int], lexicon: Lexicon) -> tu
     """Faces a free board may use: the faces of the language's dice set of this size (else of its preferred
     set, as `random --letters` draws them), so English gets `qu` rather than a bare `q`; the lexicon's letters
     if the language has no dice."""
-    from ..languages import get_language
+    from ..language.records import get_language
     from ..solver.scorer import lexicon_letters
 
     language = get_language(lang) if lang else None

@@ -29,9 +29,9 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from ..api import roll
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
+from ..language.selection import select
 from ..lexicon.store import lexicon_name
 from ..optimize.results import result_size
-from ..selection import select
 from ..solving import choose_board, search_selection, solution_dict, with_lexicon_info
 from .state import Building, Busy, Job, Jobs, Lexicons, Scorers
 
@@ -293,7 +293,7 @@ class WebApp:
 
     def _languages_now(self) -> dict[str, Any]:
         from ..board.dice import get_dice
-        from ..language_info import language_overview
+        from ..language.overview import language_overview
         from ..scoring import presets
 
         langs = language_overview(self.store)

@@ -25,13 +25,13 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from .board.dice import DiceSet, get_dice
-from .errors import BoardError, DiceError, LexiconError
-from .languages import Language, get_language
-from .lexicon.store import lexicon_name, lexicon_paths
-from .limits import check, clip
-from .scoring import Scoring, get_scoring
-from .solver.base import Rules
+from ..board.dice import DiceSet, get_dice
+from ..errors import BoardError, DiceError, LexiconError
+from ..lexicon.store import lexicon_name, lexicon_paths
+from ..limits import check, clip
+from ..scoring import Scoring, get_scoring
+from ..solver.base import Rules
+from .records import Language, get_language
 
 BARE_Q: dict[str, dict[str, str]] = {"qu": {"q": "qu"}, "q": {}}
 Size = tuple[int, int]
@@ -144,7 +144,7 @@ def _lexicon_arg(text: str) -> str:
 
 def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | None:
     """The language a lexicon is for: its built manifest if readable, else its recipe's."""
-    from .pipeline.recipe import load_recipe  # the recipe parser is only needed here
+    from ..pipeline.recipe import load_recipe  # the recipe parser is only needed here
 
     if name.endswith(".toml"):
         return load_recipe(name).language

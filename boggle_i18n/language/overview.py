@@ -5,10 +5,10 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from .languages import Language, languages
-from .lexicon.build import stale_recipe
-from .lexicon.store import built_lexicons, lexicon_paths
-from .pipeline.recipe import load_recipe, recipe_names
+from ..lexicon.build import stale_recipe
+from ..lexicon.store import built_lexicons, lexicon_paths
+from ..pipeline.recipe import load_recipe, recipe_names
+from .records import Language, languages
 
 
 def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.PathLike[str] | None) -> dict[str, Any]:

@@ -15,11 +15,11 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from .board.dice import DiceSet, get_dice
-from .errors import BoardError, LanguageError
-from .limits import clip
-from .pipeline.stages import CASE_POLICIES
-from .resources import data_dir
+from ..board.dice import DiceSet, get_dice
+from ..errors import BoardError, LanguageError
+from ..limits import clip
+from ..pipeline.stages import CASE_POLICIES
+from ..resources import data_dir
 
 STATUSES = ("stable", "beta")
 BOARD_SOURCES = ("dice", "distribution")
