@@ -22,7 +22,7 @@ from boggle_i18n.errors import BoggleI18nError
 from boggle_i18n.lexicon.store import Lexicon
 from boggle_i18n.optimize.canonical import canonical_faces, symmetries
 from boggle_i18n.prove.checkpoint import read_checkpoint
-from boggle_i18n.prove.classes import class_space, make_partition, open_cells, split_order
+from boggle_i18n.prove.classes import Scheme, class_space, make_partition, open_cells, split_order
 from boggle_i18n.prove.engine import ClassProver
 from boggle_i18n.prove.prover import ProofProgress, estimate, proof_spec, prove
 from boggle_i18n.prove.tasks import ProofSpec
@@ -71,12 +71,20 @@ def best_by_enumeration(
         ((2, 2), FACES_2X2, 2, False, 3, True),
         ((2, 3), FACES_2X3, 3, True, 2, False),
         ((2, 3), FACES_2X3, 1, False, 1, False),
+        ((2, 3), FACES_2X3, 3, True, Scheme.parse("1/3/1"), False),  # per-cell: open corners, 3 on the edges
+        ((2, 3), FACES_2X3, 2, True, Scheme.parse("2/3/1"), False),
     ],
 )
 def test_proof_equals_exhaustive_enumeration(
-    shape: tuple[int, int], faces: tuple[str, ...], min_length: int, diagonals: bool, buckets: int, brute: bool
+    shape: tuple[int, int],
+    faces: tuple[str, ...],
+    min_length: int,
+    diagonals: bool,
+    buckets: int | Scheme,
+    brute: bool,
 ) -> None:
-    """With the threshold at the true best, the proof finds exactly the best boards (up to symmetry)."""
+    """With the threshold at the true best, the proof finds exactly the best boards (up to symmetry), with one
+    bucket count on every cell or a count per kind of cell."""
     rules = Rules(min_length=min_length, scoring=CLASSIC, diagonals=diagonals)
     best, tops = best_by_enumeration(SMALL, rules, shape, faces, brute)
     assert best > 0
@@ -91,7 +99,7 @@ def test_proof_equals_exhaustive_enumeration(
 
 
 def random_class_sets(rng: random.Random, prover: ClassProver, cells: int, per_cell: int) -> np.ndarray:
-    codes = sorted({int(c) for mask in prover.masks for c in range(64) if int(mask) >> c & 1})
+    codes = sorted({int(c) for mask in prover.masks.ravel() for c in range(64) if int(mask) >> c & 1})
     return np.array([sum(1 << c for c in rng.sample(codes, per_cell)) for _ in range(cells)], dtype=np.uint64)
 
 
@@ -201,6 +209,35 @@ def test_canonical_classes_cover_every_class_once(rows: int, cols: int, k: int, 
         images = [tuple(row[list(p)][cells]) for p in symmetries(rows, cols)]
         orbit_min.add(int("".join(map(str, min(images))), k) if k > 1 else 0)
     assert listed == orbit_min
+
+
+@pytest.mark.parametrize(
+    ("rows", "cols", "scheme"), [(3, 3, "2/3/1"), (3, 3, "1/3/2"), (2, 3, "3/2/2"), (3, 4, "2/2/3"), (4, 4, "1/2/3")]
+)
+def test_per_cell_schemes_count_and_list_canonical_classes_exactly(rows: int, cols: int, scheme: str) -> None:
+    """With bucket counts per kind of cell (mixed radix), the listed classes are exactly the smallest images of
+    every class, Burnside's count is exact in total and by vowel cells (what the estimate stratifies on), and
+    a class drawn with v vowel cells has them."""
+    space = class_space(rows, cols, Scheme.parse(scheme).radix(rows, cols), tasks_wanted=7)
+    listed = sorted(int(n) for t in range(space.tasks) for n in space.task_classes(t))
+    digits = space.digits(np.arange(space.total))
+    orbit_min = {min(space.number_of(row[list(p)]) for p in symmetries(rows, cols)) for row in digits}
+    assert listed == sorted(orbit_min)
+    assert space.canonical_count() == len(listed)
+    bucketed = np.array(space.radix) > 1
+    vowels = ((space.digits(np.array(listed)) == 0) & bucketed).sum(axis=1)
+    assert np.bincount(vowels, minlength=len(space.bucketed) + 1).tolist() == space.canonical_by_vowels()
+    every = ((digits == 0) & bucketed).sum(axis=1)
+    assert np.bincount(every, minlength=len(space.bucketed) + 1).tolist() == space.all_by_vowels()
+    rng = np.random.default_rng(3)
+    for v in range(len(space.bucketed) + 1):
+        drawn = space.digits(np.array([space.random_with_vowels(v, rng) for _ in range(5)]))
+        assert (((drawn == 0) & bucketed).sum(axis=1) == v).all()
+    # (2**4 * 3**12 + 2 * 2*3**3 + 2**2*3**6 + 2 * 2**2*3**6 + 2 * 2**3*3**7) / 8: identity, quarter turns,
+    # half turn, the two mirrors through edges, the two diagonal mirrors (the paper's "about 1.06 million")
+    assert class_space(4, 4, Scheme.parse("2/3/3").radix(4, 4)).canonical_count() == 1_068_363
+    with pytest.raises(BoggleI18nError, match="C/E/I"):
+        Scheme.parse("2/3")
 
 
 def test_canonical_count_and_progress_by_classes() -> None:
@@ -357,12 +394,26 @@ def test_one_and_two_workers_agree() -> None:
 
 
 def test_estimate_projects_from_a_sample() -> None:
+    """The estimate samples by strata of vowel cells whose exact sizes add up to the proof's classes, weights
+    each stratum's mean by its size, reports the cost quantiles over every class, and repeats with its seed."""
     spec = small_spec(threshold=12)
     est = estimate(spec, sample=20)
     assert est.sampled == 20
     full = prove(spec, threshold_source="test")
     assert est.classes_total == full.classes
     assert est.low_seconds <= est.total_seconds <= est.high_seconds
+    assert len(est.strata) > 1 and sum(st.classes for st in est.strata) == full.classes
+    assert sum(st.mean * st.classes for st in est.strata) == pytest.approx(est.total_seconds)
+    assert list(est.quantiles) == ["p50", "p90", "p99", "p99.9"]
+    assert (
+        list(est.quantiles.values()) == sorted(est.quantiles.values()) and est.quantiles["p99.9"] <= est.slowest_class
+    )
+    mixed = proof_spec(
+        SMALL, Rules(min_length=3, scoring=CLASSIC), (2, 3), FACES_2X3, "aeiou", 12, buckets=Scheme.parse("2/3/1")
+    )
+    one, two = estimate(mixed, sample=12, seed=5), estimate(mixed, sample=12, seed=5)
+    assert one.scheme == "2/3/-" and one.classes_total == prove(mixed, threshold_source="t").classes
+    assert [len(st.times) for st in one.strata] == [len(st.times) for st in two.strata]
 
 
 def test_a_local_worker_that_dies_costs_only_its_tasks() -> None:
@@ -445,6 +496,9 @@ def _invoke(*args: str) -> object:
         (["--resume"], "--resume needs --checkpoint"),
         (["--threshold", "-1"], "threshold"),
         (["--buckets", "40"], "buckets"),
+        (["--buckets", "2/x/3"], "C/E/I"),
+        (["--buckets", "2/3/3", "--open", "0"], "--open"),
+        (["--buckets", "3,2/3/3"], "--estimate"),
         (["--lang", "xx"], "xx"),
         (["--output", "{tmp}/no/such/dir/out.json"], "no/such/dir"),
     ],

@@ -38,7 +38,13 @@ def prove_cmd(
         metavar="N",
         help="Report every board scoring at least this [default: the best of a short optimize run].",
     ),
-    buckets: int = typer.Option(4, "--buckets", metavar="N", help="Face buckets per cell in a class."),
+    buckets: str | None = typer.Option(
+        None,
+        "--buckets",
+        metavar="K|C/E/I",
+        help="Face buckets per cell of a class: K on every cell but --open ones, or per corner/edge/inner cell "
+        "(1 = every face); with --estimate, a comma list of schemes to compare [default: the size's measured best].",
+    ),
     open_cells: int | None = typer.Option(
         None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
     ),
@@ -54,6 +60,7 @@ def prove_cmd(
         False, "--estimate", help="Time a random sample of classes and project the whole proof's CPU time."
     ),
     sample: int = typer.Option(200, "--sample", metavar="N", help="--estimate: classes to time."),
+    seed: int = typer.Option(1, "--seed", metavar="N", help="--estimate: the random sample's seed."),
     json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
@@ -64,15 +71,16 @@ def prove_cmd(
 
     for name, value, option in (
         ("threshold", threshold, "--threshold"),
-        ("buckets", buckets, "--buckets"),
         ("open_cells", open_cells, "--open"),
         ("sample", sample, "--sample"),
         ("min_length", min_length, "--min-length"),
+        ("seed", seed, "--seed"),
     ):
         if value is not None:
             check(name, value, option)
     workers = workers_for(workers)
     shape = parse_size(size)
+    schemes = _schemes(buckets, open_cells, do_estimate)
     chosen = select(
         lang=lang,
         lexicon=lexicon_name,
@@ -105,10 +113,19 @@ def prove_cmd(
         note("finding a threshold: optimize for 10 s ...")
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
         note(f"threshold {threshold} from {source}")
-    spec = proof_spec(lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=buckets, open_count=open_cells)
+    specs = [
+        proof_spec(lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=b, open_count=open_cells)
+        for b in schemes
+    ]
     started = time.time()
     if do_estimate:
-        est = estimate(spec, sample=sample)
+        estimates = []
+        for spec in specs:
+            est = estimate(spec, sample=sample, seed=seed)
+            if len(specs) > 1:
+                note(_render_estimate_line(est.to_dict()))
+            estimates.append((est, spec))
+        est, spec = min(estimates, key=lambda pair: pair[0].total_seconds)
         data: dict[str, Any] = {
             "kind": "proof-estimate",
             "threshold": threshold,
@@ -119,8 +136,11 @@ def prove_cmd(
             "lang": chosen.language.code,
             "settings": spec.identity(),
         }
+        if len(specs) > 1:
+            data["compared"] = [e.to_dict() for e, _ in estimates]
         _finish(data, started, json_out, output, _render_estimate)
         return
+    spec = specs[0]
     display = _Display()
     try:
         result = prove(
@@ -145,12 +165,39 @@ def prove_cmd(
     _finish(data, started, json_out, output, _render)
 
 
+def _schemes(buckets: str | None, open_cells: int | None, estimating: bool) -> list[Any]:
+    """The class schemes asked for: None (the size's default), K buckets (an int, with --open), or Schemes."""
+    from ..prove.classes import Scheme
+
+    if buckets is None:
+        return [None]
+    texts = [t.strip() for t in buckets.split(",")]
+    if len(texts) > 1 and not estimating:
+        raise BoggleI18nError("a list of --buckets schemes is for --estimate (which compares them)")
+    out: list[Any] = []
+    for text in texts:
+        if text.isdigit():
+            out.append(int(check("buckets", int(text), "--buckets")))
+        else:
+            if open_cells is not None:
+                raise BoggleI18nError("--open goes with --buckets K; a scheme C/E/I opens cells with 1 bucket")
+            out.append(Scheme.parse(text))
+    return out
+
+
 def _finish(data: dict[str, Any], started: float, json_out: bool, output: Path | None, render: Any) -> None:
     data["command"] = shlex.join(["boggle-i18n", *sys.argv[1:]])
     data["started"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(started))
     emit(to_json(data) if json_out or output else render(data), output)
     if output is not None and not json_out:
         sys.stdout.write(render(data) + "\n")
+
+
+def _buckets(settings: dict[str, Any]) -> str:
+    """`4`, or per cell where the cells take different counts."""
+    if "cell_buckets" in settings:
+        return ",".join(str(r) for r in settings["cell_buckets"])
+    return str(len(settings["buckets"]))
 
 
 def _render(data: dict[str, Any]) -> str:
@@ -164,7 +211,7 @@ def _render(data: dict[str, Any]) -> str:
         f"lexicon {s['lexicon']}; {data['rows']}x{data['cols']}, {len(s['faces'])} faces; {rules['scoring']['name']}, "
         f"{rules['min_length']}+ letters{'' if rules.get('diagonals', True) else ', no diagonals'}",
         f"threshold {data['threshold']} ({data['threshold_source']})",
-        f"{data['classes']:,} classes in {len(s['buckets'])} buckets, {data['tasks']['done']} of "
+        f"{data['classes']:,} classes in {_buckets(s)} buckets, {data['tasks']['done']} of "
         f"{data['tasks']['total']} tasks; {data['cpu_seconds']:.1f} CPU s, {data['wall_seconds']:.1f} s wall, "
         f"{data['workers']} worker{'s' if data['workers'] != 1 else ''}",
         "",
@@ -182,20 +229,43 @@ def _render(data: dict[str, Any]) -> str:
     return "\n".join(lines)
 
 
+def _render_estimate_line(e: dict[str, Any]) -> str:
+    low, high = e["cpu_seconds_95"]
+    return (
+        f"buckets {e.get('scheme') or '?'}: {e['classes_total']:,} classes, {e['sampled']} timed, "
+        f"projected {_duration(e['cpu_seconds'], cpu=True)} "
+        f"(95% {_duration(low, cpu=True)} to {_duration(high, cpu=True)})"
+    )
+
+
 def _render_estimate(data: dict[str, Any]) -> str:
     e = data["estimate"]
     s = data["settings"]
     low, high = e["cpu_seconds_95"]
-    return "\n".join(
-        [
-            f"lexicon {s['lexicon']}; {s['rows']}x{s['cols']}; threshold {data['threshold']} "
-            f"({data['threshold_source']})",
-            f"{e['classes_total']:,} canonical classes; {e['sampled']} timed, "
-            f"mean {e['mean_class_seconds'] * 1000:.2f} ms, slowest {e['slowest_class_seconds']:.2f} s",
-            f"projected CPU time: {_duration(e['cpu_seconds'], cpu=True)} "
-            f"(95% interval {_duration(low, cpu=True)} to {_duration(high, cpu=True)})",
-        ]
-    )
+    lines = [
+        f"lexicon {s['lexicon']}; {s['rows']}x{s['cols']}; threshold {data['threshold']} ({data['threshold_source']})",
+    ]
+    for other in data.get("compared", []):
+        lines.append("  " + _render_estimate_line(other))
+    quantiles = ", ".join(f"{k} {v:.3g} s" for k, v in e.get("class_seconds_quantiles", {}).items())
+    lines += [
+        f"buckets {e.get('scheme') or len(s['buckets'])}: {e['classes_total']:,} canonical classes; {e['sampled']} "
+        f"timed (seed {e.get('seed', 1)}), mean {e['mean_class_seconds'] * 1000:.2f} ms, "
+        f"slowest {e['slowest_class_seconds']:.2f} s",
+        *([f"class CPU seconds over every class: {quantiles}"] if quantiles else []),
+        f"projected CPU time: {_duration(e['cpu_seconds'], cpu=True)} "
+        f"(95% interval {_duration(low, cpu=True)} to {_duration(high, cpu=True)})",
+    ]
+    if e.get("strata"):
+        lines += ["", "  vowel cells      classes  sampled  mean class s  slowest s  projected"]
+        for st in e["strata"]:
+            lo, hi = st["vowel_cells"]
+            lines.append(
+                f"  {f'{lo}-{hi}' if hi > lo else str(lo):>11}  {st['classes']:>11,}  {st['sampled']:>7}  "
+                f"{st['mean_class_seconds']:>12.3f}  {st['slowest_class_seconds']:>9.2f}  "
+                f"{_duration(st['cpu_seconds'], cpu=True)}"
+            )
+    return "\n".join(lines)
 
 
 def _duration(seconds: float, cpu: bool = False) -> str:

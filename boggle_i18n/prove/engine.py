@@ -58,6 +58,7 @@ class ClassProver:
         shape: tuple[int, int],
         partition: Partition,
         space: ClassSpace,
+        partitions: tuple[Partition, ...] = (),
     ) -> None:
         from ..solver.fast import FastScorer
         from ..solver.scorer import prepare_scorer
@@ -70,11 +71,25 @@ class ClassProver:
         self.rows, self.cols = shape
         self.space = space
         self.partition = partition
-        codes = [[scorer.codec.index(face) for face in bucket] for bucket in partition.buckets]
-        if max(max(c) for c in codes) >= 64:
+        by_k = {p.k: p for p in (partition, *partitions)}
+        width = max(space.radix)
+        # masks[c, d]: the faces of bucket d on cell c (its radix's partition); the last column, read by digit -1
+        # (an open cell), every face.
+        self.masks = np.zeros((space.cells, width + 1), dtype=np.uint64)
+        for cell, radix in enumerate(space.radix):
+            if radix == 1:
+                continue
+            if radix not in by_k:
+                raise BoggleI18nError(f"no {radix}-bucket partition was given for cell {cell}")
+            codes = [[scorer.codec.index(face) for face in bucket] for bucket in by_k[radix].buckets]
+            if max(max(c) for c in codes) >= 64:
+                raise BoggleI18nError("the prover takes at most 64 distinct faces")
+            self.masks[cell, :radix] = [sum(1 << c for c in bucket) for bucket in codes]
+        every = [scorer.codec.index(face) for bucket in partition.buckets for face in bucket]
+        if max(every) >= 64:
             raise BoggleI18nError("the prover takes at most 64 distinct faces")
-        masks = [sum(1 << c for c in bucket) for bucket in codes]
-        self.masks = np.array([*masks, sum(masks)], dtype=np.uint64)  # digit -1 (an open cell): every face
+        self.masks[:, width] = sum(1 << c for c in every)
+        self._cells = np.arange(space.cells)
         self.order = np.array(
             split_order(self.rows, self.cols, neighbours(self.rows, self.cols, rules.diagonals)), dtype=np.int64
         )
@@ -85,7 +100,7 @@ class ClassProver:
 
     def sets_of(self, number: int) -> np.ndarray:
         """The face mask of every cell of class `number`."""
-        return np.ascontiguousarray(self.masks[self.space.digits(np.array([number]))[0]])
+        return np.ascontiguousarray(self.masks[self._cells, self.space.digits(np.array([number]))[0]])
 
     def search_sets(self, sets: np.ndarray, threshold: int) -> tuple[np.ndarray, tuple[int, int, int, int]]:
         """Boards of the class `sets` left at or above `threshold` by the bound, and (root bound, tree nodes,

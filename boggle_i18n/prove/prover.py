@@ -27,7 +27,7 @@ from ..errors import BoggleI18nError
 from ..optimize.problem import make_problem
 from ..solver.base import Rules
 from .checkpoint import CheckpointWriter, check_identity, read_checkpoint
-from .classes import Partition, class_space, make_partition, open_cells, split_order
+from .classes import ClassSpace, Partition, Scheme, class_space, make_partition, open_cells, split_order
 from .engine import load_bound
 from .tasks import ProofSpec, TaskResult, prover_for
 
@@ -114,6 +114,18 @@ class ProofResult:
         }
 
 
+# The default classes of each shape (rows, cols sorted), chosen from measured cost (docs/prove.md, "Choosing
+# the classes"): 3x3 and 3x4 keep 4 buckets with open corners (1/4/4); 4x4 takes the cheapest of the schemes
+# that `prove --estimate --buckets A,B,...` compared there. Other shapes: 4 buckets, corners open from 3x3 up.
+DEFAULT_SCHEMES: dict[tuple[int, int], str] = {(3, 3): "1/4/4", (3, 4): "1/4/4", (4, 4): "2/3/3"}
+
+
+def default_scheme(shape: tuple[int, int]) -> Scheme | None:
+    """The measured default classes of a shape, or None (4 buckets, the last `--open` cells open)."""
+    found = DEFAULT_SCHEMES.get((min(shape), max(shape)))
+    return Scheme.parse(found) if found else None
+
+
 def proof_spec(
     lexicon: Lexicon,
     rules: Rules,
@@ -122,19 +134,33 @@ def proof_spec(
     vowels: str,
     threshold: int,
     *,
-    buckets: int = DEFAULT_BUCKETS,
+    buckets: int | Scheme | None = None,
     open_count: int | None = None,
     tasks_wanted: int = 1000,
 ) -> ProofSpec:
-    """The proof of `shape` boards over `faces` at `threshold`, split into `buckets` per cell (the last
-    `open_count` cells of the split order, whole symmetry orbits, take every face; default: the corners)."""
+    """The proof of `shape` boards over `faces` at `threshold`. `buckets`: K buckets on every cell but the last
+    `open_count` cells of the split order (whole symmetry orbits; default: the corners), or a `Scheme` of bucket
+    counts by kind of cell (corners, edges, inner; 1 = open), or None: the shape's default scheme (or 4 buckets
+    with open corners where the shape has none), unless `open_count` is given."""
     rows, cols = shape
     if not 0 <= threshold <= MAX_THRESHOLD:
         raise BoggleI18nError(f"the threshold must be 0 to {MAX_THRESHOLD}, not {threshold}")
     load_bound()
     problem = make_problem(lexicon, rules, shape, faces=tuple(faces))
     counts = lexicon.manifest.get("letter_counts") if isinstance(lexicon.manifest, dict) else None
-    partition: Partition = make_partition(problem.faces, vowels, counts if isinstance(counts, dict) else {}, buckets)
+    counts = counts if isinstance(counts, dict) else {}
+    if buckets is None:
+        buckets = default_scheme(shape) if open_count is None else None
+        buckets = DEFAULT_BUCKETS if buckets is None else buckets
+    if isinstance(buckets, Scheme):
+        if open_count is not None:
+            raise BoggleI18nError("--open goes with --buckets K; a scheme C/E/I opens cells with 1 bucket")
+        radix = buckets.radix(rows, cols)
+        ks = sorted({r for r in radix if r > 1}) or [1]
+        parts = [make_partition(problem.faces, vowels, counts, k) for k in ks]
+        space = class_space(rows, cols, radix, tasks_wanted=tasks_wanted)
+        return ProofSpec(problem, parts[-1], space, threshold, tuple(parts[:-1]))
+    partition: Partition = make_partition(problem.faces, vowels, counts, buckets)
     order = split_order(rows, cols, neighbours(rows, cols, rules.diagonals))
     if open_count is None:
         open_count = 4 if rows >= 3 and cols >= 3 else 0
@@ -239,16 +265,48 @@ def prove(
 
 
 @dataclass
+class Stratum:
+    """Canonical classes whose count of cells on the first (vowel) bucket lies in `vowels` (a range)."""
+
+    vowels: tuple[int, int]  # first and last count, inclusive
+    classes: int  # canonical classes in it (exact)
+    times: list[float] = field(default_factory=list)
+
+    @property
+    def mean(self) -> float:
+        """Mean CPU seconds of its sampled classes."""
+        return sum(self.times) / len(self.times) if self.times else 0.0
+
+    def to_dict(self) -> dict[str, Any]:
+        """JSON form."""
+        return {
+            "vowel_cells": list(self.vowels),
+            "classes": self.classes,
+            "sampled": len(self.times),
+            "mean_class_seconds": round(self.mean, 6),
+            "slowest_class_seconds": round(max(self.times, default=0.0), 3),
+            "cpu_seconds": round(self.mean * self.classes, 1),
+        }
+
+
+QUANTILES = (0.5, 0.9, 0.99, 0.999)
+
+
+@dataclass
 class Estimate:
-    """A projected proof cost from a random sample of classes."""
+    """A projected proof cost from a stratified random sample of classes."""
 
     classes_total: int
     sampled: int
-    mean_seconds: float
-    low_seconds: float  # 95% interval of the total CPU seconds (bootstrap over the sample)
+    mean_seconds: float  # over every canonical class (the strata weighted by their exact sizes)
+    low_seconds: float  # 95% interval of the total CPU seconds (bootstrap within the strata)
     high_seconds: float
     slowest_class: float
     boards_found: int
+    seed: int = 1
+    strata: list[Stratum] = field(default_factory=list)
+    quantiles: dict[str, float] = field(default_factory=dict)  # of the class costs over every canonical class
+    scheme: str = ""
 
     @property
     def total_seconds(self) -> float:
@@ -258,19 +316,66 @@ class Estimate:
     def to_dict(self) -> dict[str, Any]:
         """JSON form."""
         return {
+            "scheme": self.scheme,
             "classes_total": self.classes_total,
             "sampled": self.sampled,
+            "seed": self.seed,
             "mean_class_seconds": round(self.mean_seconds, 6),
             "cpu_seconds": round(self.total_seconds, 1),
             "cpu_seconds_95": [round(self.low_seconds, 1), round(self.high_seconds, 1)],
             "cpu_hours": round(self.total_seconds / 3600, 3),
             "slowest_class_seconds": round(self.slowest_class, 3),
+            "class_seconds_quantiles": {k: round(v, 4) for k, v in self.quantiles.items()},
+            "strata": [s.to_dict() for s in self.strata],
             "boards_found_in_sample": self.boards_found,
         }
 
 
+def strata_of(space: ClassSpace, count: int) -> list[Stratum]:
+    """About `count` strata of consecutive vowel-cell counts, each holding about 1/count of the canonical
+    classes (the rare vowel-rich and vowel-poor ends join their neighbours)."""
+    by_v = space.canonical_by_vowels()
+    total = sum(by_v)
+    strata: list[Stratum] = []
+    first, acc = None, 0
+    for v, n in enumerate(by_v):
+        if n == 0:
+            continue
+        first = v if first is None else first
+        acc += n
+        if acc * count >= total * (len(strata) + 1) * 0.999 or v == len(by_v) - 1:
+            strata.append(Stratum((first, v), 0))
+            first = None
+    if first is not None:
+        strata.append(Stratum((first, len(by_v) - 1), 0))
+    for st in strata:
+        st.classes = sum(by_v[st.vowels[0] : st.vowels[1] + 1])
+    return [st for st in strata if st.classes]
+
+
+def _draw(space: ClassSpace, stratum: Stratum, rng: Any, weights: list[int]) -> int:
+    import numpy as np
+
+    """A canonical class drawn uniformly from the stratum: a vowel-cell count in proportion to every class
+    with it, a class uniform among those, kept only when canonical (so each canonical class is equally likely)."""
+    lo, hi = stratum.vowels
+    counts = weights[lo : hi + 1]
+    while True:
+        v = lo + int(rng.choice(len(counts), p=[c / sum(counts) for c in counts]))
+        number = space.random_with_vowels(v, rng)
+        if space.canonical_mask(np.array([number]))[0]:
+            return number
+
+
 def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: float | None = None) -> Estimate:
-    """Time `sample` random canonical classes (or as many as `time_budget` CPU seconds allow) and project."""
+    """Time `sample` canonical classes (or as many as `time_budget` CPU seconds allow) and project the proof.
+
+    Stratified by the number of cells on the vowel bucket, which sorts classes by cost far better than chance
+    (vowel-rich classes hold the most words): the canonical classes of every stratum are counted exactly
+    (Burnside), a pilot of 40% of the sample is spread evenly over the strata, and the rest goes where it cuts
+    the variance most (Neyman allocation: in proportion to a stratum's classes times the spread of its pilot
+    times). The projection weights each stratum's mean by its exact size, so a heavy stratum sampled more often
+    than its share counts only for its share; the interval is a bootstrap within the strata."""
     if sample < 2:
         raise BoggleI18nError("an estimate needs a sample of at least 2 classes")
     import numpy as np
@@ -278,29 +383,81 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
     space = spec.space
     prover = prover_for(spec)
     rng = np.random.default_rng(seed)
-    times: list[float] = []
+    strata = strata_of(space, max(1, min(8, sample // 5)))
+    weights = space.all_by_vowels()
     found = 0
-    slowest = 0.0
     spent = 0.0
-    while len(times) < sample and (time_budget is None or spent < time_budget or len(times) < 2):
-        numbers = rng.integers(0, space.total, size=256, dtype=np.int64)
-        keep = space.canonical_mask(numbers)
-        for number in numbers[keep]:
-            if len(times) >= sample or (time_budget is not None and spent >= time_budget and len(times) >= 2):
-                break
-            outcome = prover.search(int(number), spec.threshold)
-            times.append(outcome.seconds)
+
+    def out_of_time() -> bool:
+        return time_budget is not None and spent >= time_budget and sum(len(st.times) for st in strata) >= 2
+
+    def run(st: Stratum, n: int) -> None:
+        nonlocal found, spent
+        for _ in range(n):
+            if out_of_time():
+                return
+            outcome = prover.search(_draw(space, st, rng, weights), spec.threshold)
+            st.times.append(outcome.seconds)
             spent += outcome.seconds
-            slowest = max(slowest, outcome.seconds)
             found += len(outcome.boards)
+
+    pilot = max(1, int(sample * 0.4) // len(strata))
+    for st in strata:
+        run(st, min(pilot, st.classes))
+    left = sample - sum(len(st.times) for st in strata)
+    if left > 0:
+        spread = [
+            st.classes * max(float(np.std(st.times, ddof=1)) if len(st.times) > 1 else st.mean, 1e-6) for st in strata
+        ]
+        shares = [left * x / sum(spread) for x in spread]
+        extra = [int(x) for x in shares]
+        for i in sorted(range(len(strata)), key=lambda i: extra[i] - shares[i])[: left - sum(extra)]:
+            extra[i] += 1
+        for st, n in zip(strata, extra, strict=True):
+            run(st, n)
+    strata = [st for st in strata if st.times] or strata
     total = space.canonical_count()
-    mean = sum(times) / len(times)
-    boot = random.Random(seed)
-    means = sorted(sum(boot.choices(times, k=len(times))) / len(times) for _ in range(1000))
-    low, high = means[24] * total, means[974] * total
+    covered = sum(st.classes for st in strata)
+    projected = sum(st.mean * st.classes for st in strata) * total / covered
+    mean = projected / total
     if not math.isfinite(mean):
         raise BoggleI18nError("the sample took no measurable time")
-    return Estimate(total, len(times), mean, low, high, slowest, found)
+    boot = random.Random(seed)
+    sums = sorted(
+        sum(sum(boot.choices(st.times, k=len(st.times))) / len(st.times) * st.classes for st in strata)
+        * total
+        / covered
+        for _ in range(1000)
+    )
+    pairs = sorted((t, st.classes / len(st.times)) for st in strata for t in st.times)
+    quantiles = {}
+    for q in QUANTILES:
+        acc, target = 0.0, q * sum(w for _, w in pairs)
+        for t, w in pairs:
+            acc += w
+            if acc >= target:
+                quantiles[f"p{q * 100:g}"] = t
+                break
+    sampled = sum(len(st.times) for st in strata)
+    slowest = max(t for st in strata for t in st.times)
+    return Estimate(
+        total, sampled, mean, sums[24], sums[974], slowest, found, seed, strata, quantiles, _scheme_name(spec)
+    )
+
+
+def _scheme_name(spec: ProofSpec) -> str:
+    """`C/E/I` bucket counts by kind of cell where the classes follow kinds, else the per-cell counts."""
+    from .classes import cell_kinds
+
+    by_kind: dict[str, set[int]] = {}
+    for kind, radix in zip(cell_kinds(spec.space.rows, spec.space.cols), spec.space.radix, strict=True):
+        by_kind.setdefault(kind, set()).add(radix)
+    if all(len(v) == 1 for v in by_kind.values()):
+        values = [next(iter(by_kind.get(k, {0}))) for k in ("corner", "edge", "inner")]
+        if len(set(v for v in values if v)) == 1 and all(values):
+            return str(values[0])
+        return "/".join(str(v) if v else "-" for v in values)
+    return ",".join(str(r) for r in spec.space.radix)
 
 
 def found_threshold(

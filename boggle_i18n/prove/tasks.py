@@ -22,14 +22,23 @@ class ProofSpec:
     """One proof: lexicon, rules, shape, faces and their buckets, open cells, task size and threshold."""
 
     problem: Problem
-    partition: Partition
+    partition: Partition  # the buckets of the cells with the most of them
     space: ClassSpace
     threshold: int
+    partitions: tuple[Partition, ...] = ()  # the buckets of cells with fewer (a per-cell scheme such as 2/3/3)
+
+    @property
+    def scheme(self) -> str:
+        """The bucket counts, `K` where every bucketed cell takes K (open cells aside), else per cell."""
+        if self.space.uniform:
+            return str(self.partition.k)
+        return ",".join(str(r) for r in self.space.radix)
 
     def identity(self) -> dict[str, Any]:
-        """The fields a checkpoint must match (JSON)."""
+        """The fields a checkpoint must match (JSON). A uniform scheme keeps the form of the first checkpoints
+        (one list of buckets and the open cells), so they still resume."""
         p = self.problem
-        return {
+        data = {
             "lexicon": p.lexicon_name,
             "trie_sha256": p.manifest.get("trie_sha256"),
             "rows": p.rows,
@@ -41,6 +50,11 @@ class ProofSpec:
             "block": self.space.block,
             "threshold": self.threshold,
         }
+        if not self.space.uniform:
+            every = sorted({self.partition, *self.partitions}, key=lambda q: q.k)
+            data["buckets"] = {str(q.k): q.to_list() for q in every}
+            data["cell_buckets"] = list(self.space.radix)
+        return data
 
 
 @dataclass
@@ -83,12 +97,12 @@ _LOCK = threading.Lock()
 
 def prover_for(spec: ProofSpec) -> ClassProver:
     """The class prover of `spec`, made once per process and thread (its buffers are not shared)."""
-    memo = (spec.problem.key + repr((spec.partition, spec.space)), threading.get_ident())
+    memo = (spec.problem.key + repr((spec.partition, spec.partitions, spec.space)), threading.get_ident())
     with _LOCK:
         hit = _PROVERS.get(memo)
     if hit is None:
         p = spec.problem
-        hit = ClassProver(p.load_lexicon(), p.rules, (p.rows, p.cols), spec.partition, spec.space)
+        hit = ClassProver(p.load_lexicon(), p.rules, (p.rows, p.cols), spec.partition, spec.space, spec.partitions)
         with _LOCK:
             _PROVERS[memo] = hit
     return hit
