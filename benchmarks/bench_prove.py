@@ -1,10 +1,11 @@
 """Prover speed, measured in one run: CPU seconds per class, split into building the bound and branching.
 
-    python benchmarks/bench_prove.py [--size 3x3] [--classes N | --all] [--repeat R] [--threshold S]
-                                     [--against REV] [--store DIR]
+    python benchmarks/bench_prove.py [--size 3x3|3x4|4x4] [--buckets K|C/E/I] [--classes N | --all]
+                                     [--repeat R] [--threshold S] [--against REV] [--flags "-DX=1"] [--store DIR]
 
 The workload of the published figures: ENABLE2K, 3+ letters, the classic table,
-faces a-z with qu, the default classes (4 buckets, open corners). N canonical
+faces a-z with qu, the size's default classes (`prove`'s: 4 buckets with open corners on 3x3 and 3x4, the
+measured scheme on 4x4) or `--buckets`. N canonical
 classes are drawn with a fixed seed (`--all`: every canonical class, the whole
 proof); each is searched R times at the threshold (the published best score of
 the size, or --threshold) and R times at an unreachable threshold, which stops
@@ -18,7 +19,8 @@ flags, and times both on every class, one after the other, so the ratio is
 taken side by side on one machine in one state (figures from separate runs
 or days differ by more than many changes gain). The lexicon is built from
 ../shared/data/lexicons/en-enable2k.txt into --store (a temporary folder by
-default). Nothing here is asserted by a test.
+default). `--flags` adds gcc flags to the build of REV (or, alone, of this tree), to time a compile-time
+variant (`-DMERGE_LEVELS=3`) side by side. Nothing here is asserted by a test.
 """
 
 from __future__ import annotations
@@ -38,12 +40,13 @@ import numpy as np
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
-PUBLISHED = {"3x3": (545, 70.0), "3x4": (1651, 5 * 3600 + 54 * 60)}  # best score, single-core CPU s (the paper)
+# best score, single-core CPU s (the paper; 4x4: its later runs, about 10,000 CPU-hours)
+PUBLISHED = {"3x3": (545, 70.0), "3x4": (1651, 5 * 3600 + 54 * 60), "4x4": (3625, 10_000 * 3600)}
 SOURCES = ("boggle_i18n/prove/_bound.c", "boggle_i18n/_popcount_trie.h")  # the header is absent in early revisions
 
 
-def compiled(rev: str | None) -> Any:
-    """The prover module built with plain `gcc -O3` from this tree (rev None) or from git revision `rev`."""
+def compiled(rev: str | None, flags: tuple[str, ...] = ()) -> Any:
+    """The prover module built with plain `gcc -O3` (and `flags`) from this tree (rev None) or git revision `rev`."""
     work = Path(tempfile.mkdtemp(prefix="bench-prove-c-"))
     for rel in SOURCES:
         if rev is None:
@@ -58,7 +61,8 @@ def compiled(rev: str | None) -> Any:
     include = sysconfig.get_paths()["include"]
     source = work / SOURCES[0]
     subprocess.run(
-        ["gcc", "-O3", "-std=c11", "-fPIC", "-shared", f"-I{include}", str(source), "-o", str(target)], check=True
+        ["gcc", "-O3", "-std=c11", "-fPIC", "-shared", *flags, f"-I{include}", str(source), "-o", str(target)],
+        check=True,
     )
     spec = importlib.util.spec_from_file_location("boggle_i18n.prove._bound", target)
     assert spec is not None and spec.loader is not None
@@ -75,6 +79,8 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--threshold", type=int)
     parser.add_argument("--against", metavar="REV", help="also time the prover's C at git revision REV")
+    parser.add_argument("--flags", default="", help="gcc flags for REV's build (or this tree's, without --against)")
+    parser.add_argument("--buckets", help="class scheme: K or C/E/I [default: prove's for the size]")
     parser.add_argument("--store")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
@@ -95,14 +101,16 @@ def main() -> None:
     chosen = select(lexicon="en-enable2k", size=shape, store=store).for_size(shape)
     lexicon = load_lexicon("en-enable2k", store=store, build=False)
     faces = free_faces(chosen.language.code, shape, lexicon)
-    spec = proof_spec(lexicon, chosen.rules, shape, faces, chosen.language.vowels, threshold)
+    from boggle_i18n.prove.classes import Scheme
+
+    scheme = None if args.buckets is None else Scheme.parse(args.buckets)
+    spec = proof_spec(lexicon, chosen.rules, shape, faces, chosen.language.vowels, threshold, buckets=scheme)
     prover = prover_for(spec)
-    every = [int(n) for t in range(spec.space.tasks) for n in spec.space.task_classes(t)]
-    canonical = len(every)
+    canonical = spec.space.canonical_count()
 
     numbers: list[int] = []
     if args.all:
-        numbers = every
+        numbers = [int(n) for t in range(spec.space.tasks) for n in spec.space.task_classes(t)]
     else:
         rng = np.random.default_rng(args.seed)
         while len(numbers) < args.classes:
@@ -111,38 +119,55 @@ def main() -> None:
         numbers = numbers[: args.classes]
 
     # Without --against: the installed module as the tree's build. With it: both compiled here, same flags.
-    modules = {"this tree": compiled(None), args.against: compiled(args.against)} if args.against else {"": None}
+    flags = tuple(args.flags.split())
+    if args.against:
+        modules = {"this tree": compiled(None), args.against: compiled(args.against, flags)}
+    else:
+        modules = {"this tree": compiled(None, flags)} if flags else {"": None}
 
-    def timed(sets: np.ndarray, at: int) -> tuple[float, tuple[int, int, int, int]]:
-        runs, stats = [], (0, 0, 0, 0)
+    def timed(sets: np.ndarray, at: int) -> tuple[float, tuple[int, int, int, int], bytes]:
+        runs, stats, found = [], (0, 0, 0, 0), b""
         for _ in range(args.repeat):
             started = time.process_time()
-            _, stats = prover.search_sets(sets, at)
+            boards, stats = prover.search_sets(sets, at)
             runs.append(time.process_time() - started)
-        return statistics.median(runs), stats
+            # The boards that really reach the threshold (a tighter bound may leave fewer candidates to score).
+            kept = boards[prover.scorer.score_codes(boards)[0] >= at] if len(boards) else boards
+            found = np.sort(np.ascontiguousarray(kept).view(f"V{boards.shape[1] * 4}").ravel()).tobytes()
+        return statistics.median(runs), stats, found
 
     installed = prover._bound
     sums = {name: [0.0, 0.0, 0, 0] for name in modules}  # whole, build, tree nodes, branch steps
+    ratios: list[float] = []
+    same = True
     for number in numbers:
         sets = prover.sets_of(number)
+        per: dict[str, float] = {}
+        results = set()
         for name, module in modules.items():  # class by class, one after the other: the same machine state
             prover._bound = module if module is not None else installed
-            built, _ = timed(sets, 2**40)
-            whole, (_root, tree, _paths, branch) = timed(sets, threshold)
+            built, _, _ = timed(sets, 2**40)
+            whole, (root, tree, _paths, branch), found = timed(sets, threshold)
+            results.add((root, found))
+            per[name] = whole
             total = sums[name]
             total[0] += whole
             total[1] += built
             total[2] += tree
             total[3] += branch
+        same &= len(results) == 1
+        if args.against:
+            ratios.append(per[args.against] / max(per["this tree"], 1e-9))
     prover._bound = installed
 
     count = len(numbers)
     print(
-        f"en-enable2k {args.size}, threshold {threshold}, {count} of {canonical:,} canonical classes, "
+        f"en-enable2k {args.size}, buckets {args.buckets or 'default'}, threshold {threshold}, {count} of "
+        f"{canonical:,} canonical classes, "
         f"median of {args.repeat} runs each"
     )
     for name, (whole, built, nodes, branches) in sums.items():
-        label = f"{name}: " if name else ""
+        label = f"{name}{' ' + args.flags if args.flags and name != 'this tree' else ''}: " if name else ""
         mean = whole / count
         share = built / whole
         print(f"  {label}CPU per class: {mean:.3f} s (building the bound {built / count:.3f} s, {share:.0%} of it)")
@@ -155,6 +180,8 @@ def main() -> None:
     if args.against:
         ours, theirs = sums["this tree"][0], sums[args.against][0]
         print(f"  {args.against} / this tree, CPU: {theirs / ours:.2f}")
+        print(f"  same root bound and boards at the threshold on every class: {'yes' if same else 'NO'}")
+        print(f"  per class, {args.against} / this tree: " + " ".join(f"{r:.2f}" for r in ratios))
 
 
 if __name__ == "__main__":

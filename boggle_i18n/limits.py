@@ -74,6 +74,7 @@ LIMITS: dict[str, Limit] = {
         Limit("buckets", 1, 16, "prove --buckets (face buckets per cell of a class)"),
         Limit("open_cells", 0, MAX_SIDE * MAX_SIDE, "prove --open (cells that take every face in every class)"),
         Limit("sample", 2, 1_000_000, "prove --estimate --sample (classes timed)"),
+        Limit("tasks", 1, 10_000_000, "prove --tasks (tasks a proof is cut into)"),
     )
 }
 

@@ -48,6 +48,9 @@ def prove_cmd(
     open_cells: int | None = typer.Option(
         None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
     ),
+    tasks: int = typer.Option(
+        1000, "--tasks", metavar="N", help="Cut the classes into about N tasks (the unit of work and checkpoint)."
+    ),
     workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
     cluster: str | None = typer.Option(
         None, "--cluster", metavar="ADDRESS", help="Dask scheduler address: run the classes there."
@@ -75,6 +78,7 @@ def prove_cmd(
         ("sample", sample, "--sample"),
         ("min_length", min_length, "--min-length"),
         ("seed", seed, "--seed"),
+        ("tasks", tasks, "--tasks"),
     ):
         if value is not None:
             check(name, value, option)
@@ -114,7 +118,9 @@ def prove_cmd(
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
         note(f"threshold {threshold} from {source}")
     specs = [
-        proof_spec(lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=b, open_count=open_cells)
+        proof_spec(
+            lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=b, open_count=open_cells, tasks_wanted=tasks
+        )
         for b in schemes
     ]
     started = time.time()

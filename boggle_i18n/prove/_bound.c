@@ -545,9 +545,14 @@ HOT static void branch(Ctx *t, int level, int64_t bound) {
  * first task: 1 cell 21.5, 2 cells 11.4, this rule 10.1; 3x3, 24 classes: 1 cell 8.8-9.4, 2 cells 10.7-11.2,
  * this rule 9.2-9.4. Merging every cell was 80% slower than merging none. Timed again with compact choice nodes
  * (28 3x4 classes, the other core idle, two runs each): at most 2 merged cells 18.3-19.5, this rule 16.7-17.0,
- * at most 4 17.2-17.4. MERGE_LEVELS and MERGE_FACTOR can be set at compile time to time other rules. */
+ * at most 4 17.2-17.4. 4x4 classes (2026-11-24, buckets 2/3/3, threshold 3625) have bounds of 5 to 7 times the
+ * threshold after three merged cells, where the incremental branching below explodes: one heavy class took 66 s
+ * with at most 3 merged cells, 37 s with at most 6 and 36 s with no cap (164 against 33 million branch steps).
+ * So the cap is gone: cells are merged while the bound is at least twice the threshold. Side by side with the
+ * cap of 3 (benchmarks/bench_prove.py --against, same boards): 3x4, 16 classes 1.07x faster; 3x3, 60 classes
+ * the same (0.99). MERGE_LEVELS and MERGE_FACTOR can be set at compile time to time other rules. */
 #ifndef MERGE_LEVELS
-#define MERGE_LEVELS 3
+#define MERGE_LEVELS MAX_CELLS
 #endif
 #ifndef MERGE_FACTOR
 #define MERGE_FACTOR 2
