@@ -546,4 +546,4 @@ def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_
     assert page.exit_code == 0, page.stderr
     section = page.stdout.split("## Estimated proof costs")[1]
     row = next(line for line in section.splitlines() if line.startswith("| en-enable2k | 2x2 |"))
-    assert f"| {data['classes']:,} | 5 |" in row and estimate["command"] in row
+    assert f"| {data['classes']:,} | 5 (1) |" in row and estimate["command"] in row and "| `4` |" in row

@@ -271,6 +271,8 @@ class Stratum:
     vowels: tuple[int, int]  # first and last count, inclusive
     classes: int  # canonical classes in it (exact)
     times: list[float] = field(default_factory=list)
+    work: list[int] = field(default_factory=list)  # tree nodes + branch steps of each sampled class (no noise)
+    numbers: list[int] = field(default_factory=list)  # the sampled classes
 
     @property
     def mean(self) -> float:
@@ -374,8 +376,9 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
     (vowel-rich classes hold the most words): the canonical classes of every stratum are counted exactly
     (Burnside), a pilot of 40% of the sample is spread evenly over the strata, and the rest goes where it cuts
     the variance most (Neyman allocation: in proportion to a stratum's classes times the spread of its pilot
-    times). The projection weights each stratum's mean by its exact size, so a heavy stratum sampled more often
-    than its share counts only for its share; the interval is a bootstrap within the strata."""
+    classes' work, tree nodes and branch steps, which are free of the machine's noise, so a seed always draws
+    the same classes). The projection weights each stratum's mean by its exact size, so a heavy stratum sampled
+    more often than its share counts only for its share; the interval is a bootstrap within the strata."""
     if sample < 2:
         raise BoggleI18nError("an estimate needs a sample of at least 2 classes")
     import numpy as np
@@ -396,7 +399,10 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
         for _ in range(n):
             if out_of_time():
                 return
-            outcome = prover.search(_draw(space, st, rng, weights), spec.threshold)
+            number = _draw(space, st, rng, weights)
+            outcome = prover.search(number, spec.threshold)
+            st.numbers.append(number)
+            st.work.append(outcome.tree_nodes + outcome.branch_nodes)
             st.times.append(outcome.seconds)
             spent += outcome.seconds
             found += len(outcome.boards)
@@ -406,8 +412,11 @@ def estimate(spec: ProofSpec, *, sample: int = 200, seed: int = 1, time_budget: 
         run(st, min(pilot, st.classes))
     left = sample - sum(len(st.times) for st in strata)
     if left > 0:
+        # The spread of the pilot's work (tree nodes and branch steps, which CPU time follows), not of its
+        # seconds: the same seed then draws the same classes however busy the machine is.
         spread = [
-            st.classes * max(float(np.std(st.times, ddof=1)) if len(st.times) > 1 else st.mean, 1e-6) for st in strata
+            st.classes * max(float(np.std(st.work, ddof=1)) if len(st.work) > 1 else float(np.mean(st.work)), 1.0)
+            for st in strata
         ]
         shares = [left * x / sum(spread) for x in spread]
         extra = [int(x) for x in shares]
@@ -454,8 +463,8 @@ def _scheme_name(spec: ProofSpec) -> str:
         by_kind.setdefault(kind, set()).add(radix)
     if all(len(v) == 1 for v in by_kind.values()):
         values = [next(iter(by_kind.get(k, {0}))) for k in ("corner", "edge", "inner")]
-        if len(set(v for v in values if v)) == 1 and all(values):
-            return str(values[0])
+        if len({v for v in values if v}) == 1:
+            return str(max(values))
         return "/".join(str(v) if v else "-" for v in values)
     return ",".join(str(r) for r in spec.space.radix)
 

@@ -136,20 +136,36 @@ def render_estimates(estimates: list[dict[str, Any]]) -> str:
         "## Estimated proof costs",
         "",
         "Written from `boggle-i18n prove ... --estimate --output FILE` files: the CPU time of a whole proof,",
-        "projected from the time of a random sample of its canonical classes (the number of classes is exact);",
-        "the interval is a bootstrap over the sample. Class costs are heavy-tailed: read it as an order of",
-        "magnitude. Open cells take every face in every class (`--open`); the others one of the buckets.",
+        "projected from the time of a sample of its canonical classes (the number of classes is exact), drawn",
+        "by strata of vowel cells where the file records them (each stratum weighted by its exact size); the",
+        "interval is a bootstrap over the sample. Class costs are heavy-tailed: read it as an order of magnitude.",
+        "Buckets: `K` on every cell (`K, N open`: N cells take every face), or `C/E/I` per corner, edge and inner",
+        "cell (1: every face). Class seconds: the median, 99th percentile and slowest of the sampled classes,",
+        "weighted to stand for every class.",
         "",
-        "| lexicon | size | rules | threshold | open cells | classes | sampled | slowest sampled "
+        "| lexicon | size | rules | threshold | buckets | classes | sampled (seed) | class s p50 / p99 / slowest "
         "| projected CPU-hours (95%) | command |",
-        "| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | --- | --- |",
+        "| --- | --- | --- | ---: | --- | ---: | ---: | ---: | --- | --- |",
     ]
     for e in sorted(estimates, key=lambda e: (_size(e), e["settings"]["lexicon"], e["_file"])):
         s, est = e["settings"], e["estimate"]
         low, high = est["cpu_seconds_95"]
+        q = est.get("class_seconds_quantiles", {})
+        spread = f"{q['p50']:.2g} / {q['p99']:.2g} / " if "p50" in q and "p99" in q else ""
+        seed = f" ({est['seed']})" if "seed" in est else ""
         out.append(
-            f"| {s['lexicon']} | {_size(e)} | {_rules(s)} | {e['threshold']} | {len(s.get('open_cells', []))} "
-            f"| {est['classes_total']:,} | {est['sampled']} | {est['slowest_class_seconds']:.1f} s "
+            f"| {s['lexicon']} | {_size(e)} | {_rules(s)} | {e['threshold']} | {_scheme(e)} "
+            f"| {est['classes_total']:,} | {est['sampled']}{seed} | {spread}{est['slowest_class_seconds']:.1f} s "
             f"| {_hours(est['cpu_seconds'])} ({_hours(low)} to {_hours(high)}) | `{e['command']}` |"
         )
     return "\n".join(out) + "\n"
+
+
+def _scheme(e: dict[str, Any]) -> str:
+    """The estimate's classes: its scheme where recorded, else K buckets and the open cells."""
+    scheme = e["estimate"].get("scheme")
+    if scheme:
+        return f"`{scheme}`"
+    s = e["settings"]
+    opened = len(s.get("open_cells", []))
+    return f"{len(s['buckets'])}" + (f", {opened} open" if opened else "")
