@@ -9,6 +9,7 @@ run again; Ctrl-C stops the workers and leaves every finished task recorded.
 
 from __future__ import annotations
 
+import itertools
 import multiprocessing as mp
 import signal
 import threading
@@ -23,6 +24,7 @@ from ..errors import BoggleI18nError
 from .tasks import ProofSpec, TaskResult, run_task
 
 MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
+WINDOW_PER_THREAD = 8  # cluster tasks in flight per worker thread
 
 OnDone = Callable[[TaskResult], None]
 
@@ -111,16 +113,31 @@ def run_cluster(spec: ProofSpec, tasks: Sequence[int], cluster: Any, on_done: On
     from distributed import as_completed
 
     notes: list[str] = []
-    futures = []
+    futures: set[Any] = set()
     try:
         shared = client.scatter(replace(spec, problem=spec.problem.portable()), broadcast=True)
-        futures = [client.submit(run_task, shared, task, pure=False, retries=3) for task in tasks]
-        for future in as_completed(futures):
+        # A window of tasks in flight, refilled as they finish: a proof cut into 300,000 tasks once took minutes
+        # to submit (one future at a time) and as long to cancel; the window keeps every worker busy, also
+        # workers that join later (up to WINDOW_PER_THREAD tasks queued per thread seen at the start).
+        window = max(64, WINDOW_PER_THREAD * sum(client.nthreads().values()))
+        queue = iter(tasks)
+
+        def submit(task: int) -> Any:
+            future = client.submit(run_task, shared, task, pure=False, retries=3)
+            futures.add(future)
+            return future
+
+        running = as_completed([submit(task) for task in itertools.islice(queue, window)])
+        for future in running:
+            futures.discard(future)
             try:
                 result = future.result()
             except Exception as exc:
                 raise BoggleI18nError(f"a proof task failed on the cluster: {type(exc).__name__}: {exc}") from None
             on_done(result)
+            following = next(queue, None)
+            if following is not None:
+                running.add(submit(following))
     finally:
         for future in futures:
             future.cancel()
