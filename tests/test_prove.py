@@ -438,11 +438,16 @@ def test_a_local_worker_that_dies_costs_only_its_tasks() -> None:
     assert result.complete and result.boards == straight.boards and result.classes == straight.classes
 
 
-def test_dask_cluster_with_a_worker_killed_mid_run() -> None:
-    """A real LocalCluster: one worker SIGKILLed after the first task; Dask reruns its tasks, same result."""
+def test_dask_cluster_with_a_worker_killed_mid_run(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A real LocalCluster: one worker SIGKILLed after the first task; Dask reruns its tasks, same result. Two
+    tasks in flight at a time (the window of a proof of many tasks), refilled as they finish."""
     import os
     import signal
 
+    from boggle_i18n.prove import executors
+
+    monkeypatch.setattr(executors, "MIN_WINDOW", 2)
+    monkeypatch.setattr(executors, "WINDOW_PER_THREAD", 1)
     distributed = pytest.importorskip("distributed")
     spec = small_spec(threshold=12)
     straight = prove(spec, threshold_source="test")

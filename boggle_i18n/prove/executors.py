@@ -25,6 +25,7 @@ from .tasks import ProofSpec, TaskResult, run_task
 
 MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
 WINDOW_PER_THREAD = 8  # cluster tasks in flight per worker thread
+MIN_WINDOW = 64  # and at least this many
 
 OnDone = Callable[[TaskResult], None]
 
@@ -119,7 +120,7 @@ def run_cluster(spec: ProofSpec, tasks: Sequence[int], cluster: Any, on_done: On
         # A window of tasks in flight, refilled as they finish: a proof cut into 300,000 tasks once took minutes
         # to submit (one future at a time) and as long to cancel; the window keeps every worker busy, also
         # workers that join later (up to WINDOW_PER_THREAD tasks queued per thread seen at the start).
-        window = max(64, WINDOW_PER_THREAD * sum(client.nthreads().values()))
+        window = max(MIN_WINDOW, WINDOW_PER_THREAD * sum(client.nthreads().values()))
         queue = iter(tasks)
 
         def submit(task: int) -> Any:
