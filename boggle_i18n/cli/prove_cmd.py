@@ -42,8 +42,9 @@ def prove_cmd(
         None,
         "--buckets",
         metavar="K|C/E/I",
-        help="Face buckets per cell of a class: K on every cell but --open ones, or per corner/edge/inner cell "
-        "(1 = every face); with --estimate, a comma list of schemes to compare [default: the size's measured best].",
+        help="Face buckets per cell of a class: K on every cell but the --open ones (default: the corners from 3x3 "
+        "up), or C/E/I per corner/edge/inner cell (1 = every face; 3/3/3: 3 on every cell); with --estimate, a comma "
+        "list of schemes to compare [default: the size's measured best].",
     ),
     open_cells: int | None = typer.Option(
         None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
