@@ -55,6 +55,7 @@ _LIST_KINDS = {
     "english": "foreign",
 }
 _STAGE_KINDS = {
+    "require-vowel": "abbreviation",  # no vowel: btw, kg, cm, pst
     "alphabet": "letters",
     "dice-alphabet": "letters",
     "length": "length",

@@ -20,12 +20,18 @@ function sayError(err) {
   say(t("error", { message: err.message }), "error");
 }
 
-// GET or POST JSON; a 202 "building" answer shows the build's progress and retries until the lexicon is ready.
+// GET or POST JSON (POSTs always `Content-Type: application/json`); a 409 "not built" answer asks for the
+// build (a GET never builds: POST /api/lexicons/NAME/build); a 202 "building" answer shows the build's progress
+// and retries until the lexicon is ready.
 async function api(url, body) {
   for (;;) {
     const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
     const res = await fetch(url, opts);
     const data = await res.json();
+    if (res.status === 409 && data.not_built) {
+      await api(`/api/lexicons/${encodeURIComponent(data.not_built)}/build`, {});
+      continue;
+    }
     if (res.status === 202 && data.building) {
       showBuilding(data.building, data.lines);
       await new Promise((ok) => setTimeout(ok, 1000));
@@ -415,14 +421,14 @@ async function runJob(url, body, onProgress, onEnd, stopButton, startButton) {
     else onEnd(done);
   });
   events.onerror = () => { if (events.readyState === EventSource.CLOSED) { stopButton.disabled = true; startButton.disabled = false; } };
-  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST" });
+  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
 }
 
 async function startCompare() {
   const langs = [...$("compare-langs").querySelectorAll("input:checked")].map((x) => x.value);
   $("compare-progress").textContent = "";
   $("compare-out").textContent = "";
-  $("compare-chart").hidden = true;
+  $("compare-chart").setAttribute("hidden", "");
   const body = { langs, size: $("compare-size").value, boards: Number($("compare-boards").value), seed: Number($("compare-seed").value) };
   await runJob("/api/compare", body,
     (ev) => { if (ev.message) $("compare-progress").textContent += ev.message + "\n"; },
@@ -472,7 +478,8 @@ function drawChart(langs) {
     out += `<text x="${W - R + 10}" y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
   });
   svg.innerHTML = out;
-  svg.hidden = false;
+  svg.removeAttribute("hidden"); // an SVG element has no `hidden` property: the attribute is what CSS hides
+
 }
 
 async function startSearch() {
