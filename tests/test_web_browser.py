@@ -540,8 +540,7 @@ def test_no_sideways_scrolling_on_any_view(pages: Pages, server: Server, size: s
         if view == "records":
             page.wait_for_selector("#records tbody tr")
         no_sideways_scroll(page)
-    page.click("#tab-solve")
-    page.click("#settings summary")
+    page.click("#tab-solve")  # its board panel is open
     page.select_option("#size", "6x6")
     page.click("#roll")
     page.wait_for_selector("#solve-board[data-cols='6']")

@@ -394,7 +394,7 @@ async function lookUp() {
   const a = $("word-answer");
   a.dataset.found = r.found;
   a.dataset.category = r.category;
-  a.textContent = r.found ? t("word.yes", { word: r.key, lexicon: r.lexicon }) : t("word.no", { word: r.key, reason: t("reason." + r.category) });
+  a.textContent = r.found ? t("word.yes", { word: r.key, lexicon: r.lexicon }) : t("word.no", { word: r.word, reason: t("reason." + r.category) });
   const small = document.createElement("small");
   small.className = "detail";
   small.textContent = t("word.detail", { detail: r.reason });
@@ -528,7 +528,8 @@ async function showRecords() {
   body.textContent = "";
   for (const x of r.records) {
     const tr = body.insertRow();
-    const cells = [x.lang || "", x.lexicon, x.size, x.dice || t("records.free"), x.proven ? t("records.proven", { score: x.score }) : fmt(x.score), x.board];
+    // The columns a phone shows first: language, size, score, board (the table scrolls sideways for the rest).
+    const cells = [x.lang || "", x.size, x.proven ? t("records.proven", { score: x.score }) : fmt(x.score), x.board, x.lexicon, x.dice || t("records.free")];
     for (const v of cells) tr.insertCell().textContent = v;
     const a = document.createElement("a");
     a.href = "/?" + query({ view: "solve", board: x.board, lang: x.lang, lexicon: x.lexicon, min_length: x.rules && x.rules.min_length, scoring: x.rules && x.rules.scoring.name, diagonals: x.rules && x.rules.diagonals === false ? "false" : "" });
