@@ -53,6 +53,8 @@ def test_results_from_any_folder_equals_results_in_the_repository(
     assert here.exit_code == 0, here.stderr
     # Same sections; the repository's folder adds only its estimates (never shipped).
     assert here.stdout.split("## Estimated proof costs")[0].rstrip() == anywhere.stdout.rstrip()
+    alone = runner.invoke(app, ["results", str(REPO / "results"), "--store", str(tmp_path / "store")])
+    assert alone.exit_code == 0 and alone.stdout == here.stdout  # results/ on its own: the same records
 
 
 def test_a_users_folder_adds_and_replaces(tmp_path: Path) -> None:

@@ -159,8 +159,8 @@ def test_page_loads_nothing_from_outside(client: TestClient) -> None:
 
     html = client.get("/").text
     links = re.findall(r'(?:src|href)="([^"]+)"', html)
-    assert links and all(link.startswith(("/static/", "data:")) for link in links)
-    for asset in ("/static/app.js", "/static/board.js", "/static/style.css"):
+    assert links and all(link.startswith(("/static/", "data:", "#")) for link in links)
+    for asset in ("/static/app.js", "/static/board.js", "/static/i18n.js", "/static/style.css", "/static/i18n/he.json"):
         text = client.get(asset).text
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
 

@@ -128,9 +128,15 @@ def solved_board(page: Any) -> tuple[str, int]:
     return page.get_attribute("#solve-detail", "data-board"), int(page.get_attribute("#total", "data-score"))
 
 
+def settled(page: Any, timeout: int = TIMEOUT) -> None:
+    """No request in flight: the board shown is the last one asked for."""
+    page.wait_for_function("state.busy === 0 && document.querySelector('#total') !== null", timeout=timeout)
+
+
 def game(page: Any, server: Server) -> dict[str, Any]:
     """The running game's board, solved by the API (what the page must agree with)."""
-    page.wait_for_selector("body[data-game=running]")
+    page.wait_for_function("state.busy === 0 && state.game !== null && state.game.solved !== undefined")
+    page.wait_for_selector("body[data-game=running], body[data-game=over]", state="attached")
     board = page.get_attribute("#play-board", "data-board")
     return api(server, "/api/solve", board=board, lang=page.input_value("#lang"), lexicon=page.input_value("#lexicon"))
 
@@ -377,7 +383,8 @@ def test_roll_and_solve(page: Any, server: Server, lang: str, lexicon: str) -> N
     if lang == "uk":  # no Ukrainian dice: letters drawn by the lexicon's letter frequencies
         assert page.eval_on_selector("#dice", "d => d.value") == "letters:lexicon"
     page.click("#roll")
-    page.wait_for_selector(f"#solve-detail:has-text('· {lang} ·')", timeout=120_000)  # uk: 1.5M words to load
+    settled(page, timeout=120_000)  # uk: 1.5M words to load
+    assert f"· {lang} ·" in page.text_content("#solve-detail")
     board, score = solved_board(page)
     expected = api(server, "/api/solve", board=board, lang=lang, lexicon=lexicon)
     assert score == expected["score"] and page.locator("#words li").count() == expected["n_words"]
@@ -426,6 +433,7 @@ def test_a_shared_url_gives_the_same_board_and_score(pages: Pages, server: Serve
     page.uncheck("#diagonals")
     page.click("#roll")
     page.wait_for_function("state.solved && state.solved.rules.min_length === 4 && !state.solved.rules.diagonals")
+    settled(page)
     board, score = solved_board(page)
     url = page.input_value("#share-url")
     assert "min_length=4" in url and "diagonals=false" in url
@@ -544,6 +552,7 @@ def test_no_sideways_scrolling_on_any_view(pages: Pages, server: Server, size: s
     page.select_option("#size", "6x6")
     page.click("#roll")
     page.wait_for_selector("#solve-board[data-cols='6']")
+    settled(page)
     no_sideways_scroll(page)
     box = page.locator("#solve-board").bounding_box()
     assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]

@@ -4,7 +4,9 @@
 
 const $ = (id) => document.getElementById(id);
 const t = (key, values) => I18n.t(key, values);
-const state = { languages: [], scoring: [], solved: null, game: null, job: null, view: "play", tracer: null };
+// solveSeq / gameSeq: the latest request wins (a slow answer to an older one never replaces a newer board);
+// busy: requests in flight (the browser tests wait for 0).
+const state = { languages: [], scoring: [], solved: null, game: null, job: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0 };
 const VIEWS = ["play", "solve", "word", "compare", "search", "records"];
 
 // ------------------------------------------------------------------ API
@@ -26,8 +28,14 @@ function sayError(err) {
 async function api(url, body) {
   for (;;) {
     const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-    const res = await fetch(url, opts);
-    const data = await res.json();
+    state.busy += 1;
+    let res, data;
+    try {
+      res = await fetch(url, opts);
+      data = await res.json();
+    } finally {
+      state.busy -= 1;
+    }
     if (res.status === 409 && data.not_built) {
       await api(`/api/lexicons/${encodeURIComponent(data.not_built)}/build`, {});
       continue;
@@ -153,8 +161,14 @@ function shareUrl(solved, view = "solve") {
 }
 
 async function solve() {
-  if (!$("board-text").value.trim()) $("board-text").value = (await rollBoard()).board;
+  const seq = ++state.solveSeq;
+  if (!$("board-text").value.trim()) {
+    const rolled = await rollBoard();
+    if (seq !== state.solveSeq) return state.solved;
+    $("board-text").value = rolled.board;
+  }
   const solved = await api("/api/solve?" + query(boardParams()));
+  if (seq !== state.solveSeq) return state.solved; // a newer board was asked for meanwhile
   state.solved = solved;
   showSolved();
   return solved;
@@ -245,8 +259,11 @@ function showWords() {
 async function startGame(challenge) {
   if (state.game && state.game.timer) clearInterval(state.game.timer);
   state.game = null;
+  document.body.dataset.game = "starting";
+  const seq = ++state.gameSeq;
   const board = challenge ? challenge.board : (await rollBoard()).board;
   const solved = await api("/api/solve?" + query(boardParams(board)));
+  if (seq !== state.gameSeq) return; // a newer game was started meanwhile
   const minutes = challenge && challenge.minutes ? challenge.minutes : Math.max(0.05, Number($("play-minutes").value) || 3);
   $("play-minutes").value = minutes;
   const words = new Map(solved.words.map((w) => [w.word, w]));
@@ -666,7 +683,7 @@ async function main() {
   }));
   $("custom-size").addEventListener("change", guard(() => { fillDice(); return panelChanged(true); }));
   $("dice").addEventListener("change", guard(() => (state.view === "play" ? startGame() : null)));
-  $("roll").addEventListener("click", guard(async () => { $("board-text").value = (await rollBoard()).board; await solve(); }));
+  $("roll").addEventListener("click", guard(() => { $("board-text").value = ""; return solve(); }));
   $("board-form").addEventListener("submit", guard(() => (state.view === "play" ? startGame() : solve())));
   for (const id of ["min-length", "scoring", "diagonals"]) $(id).addEventListener("change", guard(() => panelChanged(false)));
   $("sort").addEventListener("change", showWords);
