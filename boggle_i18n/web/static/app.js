@@ -13,12 +13,17 @@ function say(text, kind = "info") {
   m.hidden = !text;
 }
 
-// GET or POST JSON; a 202 "building" answer shows the build's progress and retries until the lexicon is ready.
+// GET or POST JSON; a 409 "not built" answer asks for the build; a 202 "building" answer shows the build's
+// progress and retries until the lexicon is ready.
 async function api(url, body) {
   for (;;) {
     const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
     const res = await fetch(url, opts);
     const data = await res.json();
+    if (res.status === 409 && data.not_built) {  // a GET never builds: ask for the build (POST), then ask again
+      await api(`/api/lexicons/${encodeURIComponent(data.not_built)}/build`, {});
+      continue;
+    }
     if (res.status === 202 && data.building) {
       showBuilding(data.building, data.lines);
       await new Promise((ok) => setTimeout(ok, 1000));
@@ -314,7 +319,7 @@ async function runJob(url, body, onProgress, onEnd, stopButton, startButton) {
     else onEnd(done);
   });
   events.onerror = () => { if (events.readyState === EventSource.CLOSED) { stopButton.disabled = true; startButton.disabled = false; } };
-  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST" });
+  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
 }
 
 async function startCompare() {
