@@ -49,7 +49,7 @@ def serve_cmd(
 
     from ..web import create_app
     from ..web.guard import Site
-    from ..web.serving import BACKLOG, LogOnce, connection_limit, guarded_protocol
+    from ..web.serving import BACKLOG, LISTEN_QUEUE, LogOnce, connection_limit, guarded_protocol
 
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
@@ -89,6 +89,11 @@ def serve_cmd(
         async def serve(self, sockets: list[socket.socket] | None = None) -> None:
             asyncio.get_running_loop().set_exception_handler(once.loop_error)  # errors once, not per accept
             await super().serve(sockets)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            for listening in sockets or ():
+                listening.listen(LISTEN_QUEUE)  # asyncio accepts BACKLOG at a time; the kernel may queue more
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             web_app.state.web.jobs.stop_all()

@@ -31,8 +31,10 @@ from uvicorn.protocols.http.h11_impl import H11Protocol
 
 MAX_CONNECTIONS = 128  # open connections at most (a page uses a few; every tab one more for a job's events)
 HEADER_SECONDS = 5.0  # from waiting for a request to its complete headers (a browser sends them at once)
-FD_MARGIN = 32  # file descriptors kept free beyond those open at start (lexicon files, pipes, logs)
-BACKLOG = 128  # connections the kernel queues before accept
+FD_MARGIN = 64  # descriptors kept free beyond those open at start: lexicon files, and connections accepted in
+# the ticks before the cap closes them (BACKLOG at a time)
+BACKLOG = 16  # connections asyncio accepts in one go (its `backlog`), before the cap can act on them
+LISTEN_QUEUE = 256  # connections the kernel queues for accept (listen's backlog, set again after asyncio's)
 
 _BUSY = (
     b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
