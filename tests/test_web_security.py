@@ -40,11 +40,19 @@ EVIL = "http://evil.example"
 
 @pytest.fixture(scope="module")
 def store(tmp_path_factory: pytest.TempPathFactory, built_store: Path) -> Path:
-    """en-enable2k only: nl, gd and the rest are not built here, so a build would show."""
+    """en-enable2k, and `en` with its trie damaged after its checksum was recorded; nl, gd and the rest are not
+    built here, so a build would show."""
+    import random
+
     root = tmp_path_factory.mktemp("security") / "store"
     root.mkdir()
-    for suffix in (".marisa", ".json"):
-        shutil.copy(built_store / f"en-enable2k{suffix}", root / f"en-enable2k{suffix}")
+    for name in ("en-enable2k", "en"):
+        for suffix in (".marisa", ".json"):
+            shutil.copy(built_store / f"{name}{suffix}", root / f"{name}{suffix}")
+    trie = bytearray((root / "en.marisa").read_bytes())
+    for offset in random.Random(22).sample(range(len(trie)), 5):
+        trie[offset] ^= 0x5A
+    (root / "en.marisa").write_bytes(bytes(trie))
     return root
 
 
@@ -307,6 +315,19 @@ def test_real_server_refuses_other_hosts_and_sites(server: Server, store: Path) 
     status, body = _get(port, "/api/lexicons")
     assert status == 200 and json.loads(body)["server"] == {}  # nothing loaded or building
     assert snapshot(store) == before
+
+
+def test_a_damaged_lexicon_is_an_error_and_the_server_stays_up(server: Server) -> None:
+    for path in (
+        "/api/solve?board=abcd&lexicon=en",
+        "/api/lookup?word=cat&lexicon=en",
+        "/api/roll?lexicon=en&letters=lexicon",
+    ):
+        status, body = _get(server.port, path)
+        error = json.loads(body)["error"]
+        assert status == 400 and "en.marisa" in error and "\n" not in error, body
+    assert _get(server.port, "/api/solve?board=abcd&lexicon=en-enable2k")[0] == 200
+    assert server.proc.poll() is None
 
 
 def test_half_sent_requests_never_lock_a_normal_one_out(server: Server) -> None:
