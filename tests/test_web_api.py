@@ -280,6 +280,33 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
 
 
+HAND_EDITS = [
+    ("best-not-a-list", lambda d: d.update(best=5)),
+    ("score-not-a-number", lambda d: d["best"][0].update(score="lots")),
+    ("score-a-bool", lambda d: d["best"][0].update(score=True)),
+    ("board-not-text", lambda d: d["best"][0].update(board=5)),
+    ("settings-a-list", lambda d: d.update(settings=[1])),
+    ("best-entry-text", lambda d: d.update(best=["x"])),
+    ("n-words-text", lambda d: d["best"][0].update(n_words="many")),
+]
+
+
+@pytest.mark.parametrize(("name", "edit"), HAND_EDITS, ids=[name for name, _ in HAND_EDITS])
+def test_records_answer_an_error_naming_a_hand_edited_file(
+    results_dir: Path, tmp_path: Path, name: str, edit: Any
+) -> None:
+    """A result file edited by hand is a 400 that names it (the server used to answer 500)."""
+    folder = tmp_path / "results"
+    shutil.copytree(results_dir, folder)
+    victim = sorted(folder.glob("*.json"))[0]
+    data = json.loads(victim.read_text(encoding="utf-8"))
+    edit(data)
+    victim.write_text(json.dumps(data), encoding="utf-8")
+    with local(create_app(None, folder), raise_server_exceptions=False) as c:
+        r = c.get("/api/records")
+        assert r.status_code == 400 and victim.name in r.json()["error"], r.text
+
+
 def test_records_mark_a_complete_proof() -> None:
     """A `prove` result file (kind "proof") gives the proven best, which wins a tie with a found board."""
     from boggle_i18n.web.app import best_records
