@@ -39,7 +39,7 @@ from .state import Building, Busy, Job, Jobs, Lexicons, NotBuilt, Scorers
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 2048  # bytes of query string
 MAX_BODY = 16 * 1024  # bytes of a POST body
-BODY_SECONDS = 10.0  # a POST body not received in this time is refused (408): a slow client holds nothing long
+BODY_SECONDS = 10.0  # a POST body not received in this time is refused (400): a slow client holds nothing long
 MAX_CELLS = 100  # a board the page solves or rolls: up to 10x10
 MAX_SIDE = 10
 MAX_WORD = 64
