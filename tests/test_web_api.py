@@ -494,6 +494,7 @@ def test_serve_bad_input_is_one_error_line() -> None:
             (["--port", str(port)], 1, f"cannot listen on 127.0.0.1:{port}"),
             (["--port", "70000"], 2, "--port"),
             (["--host", "no-such-host.invalid", "--port", "0"], 1, "cannot listen on no-such-host.invalid"),
+            (["--port", "0", "--allow-host", "http://evil.example/"], 1, "--allow-host takes a host name"),
         ]
         for args, code, says in cases:
             run = subprocess.run(
