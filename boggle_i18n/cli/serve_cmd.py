@@ -39,7 +39,7 @@ def serve_cmd(
     allow_host: list[str] = typer.Option(
         [],
         "--allow-host",
-        metavar="NAME",
+        metavar="HOST",
         help="Another host name the page may be reached by (with --host 0.0.0.0: e.g. this machine's LAN name).",
     ),
 ) -> None:
