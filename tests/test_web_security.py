@@ -19,6 +19,7 @@ import socket
 import time
 import urllib.parse
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -222,7 +223,8 @@ def test_a_slow_post_body_is_cut_off(app_client: TestClient, monkeypatch: pytest
         return out[0]["status"], b"".join(m.get("body", b"") for m in out[1:])
 
     monkeypatch.setattr(web_app, "BODY_SECONDS", 0.3)
-    status, body = asyncio.run(trickle())
+    with ThreadPoolExecutor(1) as thread:  # a loop of its own: the browser tests' Playwright may run one here
+        status, body = thread.submit(lambda: asyncio.run(trickle())).result(timeout=60)
     assert status == 400 and b"not received within" in body
 
 
