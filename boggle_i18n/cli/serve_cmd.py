@@ -32,8 +32,12 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help="Address to listen on (0.0.0.0: every one)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, metavar="PORT", help="Port (0: any free one)."),
     store: Path | None = StoreOption,
-    results: Path = typer.Option(
-        Path("results"), "--results", metavar="DIR", help="Result files the Records page shows (optimize --output)."
+    results: Path | None = typer.Option(
+        None,
+        "--results",
+        metavar="DIR",
+        help="Your result files (optimize/prove --output), shown in Records beside the shipped records.",
+        show_default=False,
     ),
     open_page: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
     allow_host: list[str] = typer.Option(
@@ -51,6 +55,8 @@ def serve_cmd(
     from ..web.guard import Site
     from ..web.serving import BACKLOG, LISTEN_QUEUE, LogOnce, connection_limit, guarded_protocol
 
+    if results is not None and not results.is_dir():
+        raise BoggleI18nError(f"no results folder {results}")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
     # response waits about 40 ms for a delayed ACK between its header and body writes).
@@ -71,7 +77,8 @@ def serve_cmd(
         if not name or any(c in name for c in "/:@ \t") or len(name) > 253:
             sock.close()
             raise BoggleI18nError(f"--allow-host takes a host name, not {name[:60]!r}")
-    web_app = create_app(store, results.resolve(), site=Site.serving(host, bound, allow_host))
+    site = Site.serving(host, bound, allow_host)
+    web_app = create_app(store, results.resolve() if results is not None else None, site=site)
     config = uvicorn.Config(
         web_app,
         http=guarded_protocol(connection_limit()),  # bounded connections, a deadline for headers (web/serving.py)

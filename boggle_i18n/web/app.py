@@ -347,21 +347,19 @@ class WebApp:
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
 
     def records(self) -> dict[str, Any]:
-        """GET /api/records: the best board per lexicon, size and dice set from the result files `results` reads
-        (optimize's, and prove's proofs)."""
-        from ..optimize.results import load_results
-        from ..prove.records import load_proofs
+        """GET /api/records: the best board per lexicon, size and dice set: the records shipped with the package
+        (`prove.shipped`) plus the result files of `serve --results DIR` (optimize's, and prove's proofs)."""
+        from ..prove.shipped import load_records
 
-        if self.results is None or not self.results.is_dir():
-            return {"folder": None, "records": []}
+        folder = self.results if self.results is not None and self.results.is_dir() else None
         try:
-            runs, _known = load_results(self.results)
-            records = best_records([*runs, *load_proofs(self.results)])
+            runs, _known, proofs = load_records(folder)
+            records = best_records([*runs, *proofs])
         except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
-            # a result file edited by hand in a way the checks above do not name: still one line, not a 500
+            # a result file edited by hand in a way the checks in best_records do not name: one line, not a 500
             why = f"{type(exc).__name__}: {exc}"
-            raise BoggleI18nError(f"a result file in {self.results} is malformed ({why})") from None
-        return {"folder": str(self.results), "records": records}
+            raise BoggleI18nError(f"a result file in {folder} is malformed ({why})") from None
+        return {"folder": str(folder) if folder else None, "records": records}
 
     # -- long jobs
 
@@ -499,6 +497,7 @@ def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "proven": bool(proof and run.get("proven_best")),
             "command": run.get("command"),
             "file": run.get("_file"),
+            "shipped": bool(run.get("_shipped")),
         }
         held = best.get(key)
         if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):
