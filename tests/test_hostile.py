@@ -17,7 +17,7 @@ from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
-from boggle_i18n.batch import TOO_LONG, read_blocks
+from boggle_i18n.batch import Block, read_blocks
 from boggle_i18n.cli import app
 from boggle_i18n.errors import BoardError
 from boggle_i18n.pipeline import runner as stage_runner
@@ -183,13 +183,13 @@ def test_a_huge_line_is_skipped_with_flat_memory() -> None:
     """A 20 MB line: never held (peak allocation far below its size), reported as that line with its length."""
     tracemalloc.start()
     try:
-        blocks: list[tuple[int, bytes]] = list(read_blocks(_Endless(20_000_000)))  # type: ignore[arg-type]
+        blocks: list[Block] = list(read_blocks(_Endless(20_000_000)))  # type: ignore[arg-type]
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 2_000_000, peak
-    assert blocks[0] == (1, TOO_LONG + b"20000000\n")
-    assert b"".join(b for _, b in blocks[1:]) == b"streaedlp\n"
+    assert blocks[0] == (1, b"\n", ((1, 20_000_000),))  # told out of band: no input byte can pass for it
+    assert b"".join(b.data for b in blocks[1:]) == b"streaedlp\n"
 
 
 def test_score_long_lines_tabs_and_a_bom_mid_file(store: Path) -> None:
