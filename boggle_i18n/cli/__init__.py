@@ -90,6 +90,9 @@ def _main(
 
 def main() -> None:
     """Console-script entry point."""
+    from .progress import install
+
+    install()  # long library work (a first compile, counting paths) shows on a terminal
     try:
         app()
     finally:
