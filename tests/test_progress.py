@@ -7,13 +7,13 @@ from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
+from conftest import shared_file
 
 from boggle_i18n import build_lexicon, progress
 from boggle_i18n.board.paths import count_paths
 from boggle_i18n.cli import progress as cli_progress
 from boggle_i18n.lexicon import Lexicon
 from boggle_i18n.solver.compiled import compile_lexicon
-from conftest import shared_file
 
 
 @pytest.fixture
