@@ -80,6 +80,7 @@ PLACEHOLDERS = {
     "--workers": "N",
     "--seed": "N",
     "--boards": "N",
+    "--count": "N",
     "--restarts": "N",
     "--iterations": "N",
     "--target": "N",
