@@ -114,8 +114,11 @@ def notation_lines(source: BoardSource, codes: np.ndarray, table: np.ndarray | N
     return flat[flat != 0].tobytes()
 
 
-def roll_lines(source: BoardSource, count: int, seed: int, json_lines: bool = False) -> Iterator[str]:
-    """`count` boards as text, a chunk at a time: notation lines, or JSON Lines (one object a board)."""
+def roll_lines(
+    source: BoardSource, count: int, seed: int, json_lines: bool = False, again: str | None = None
+) -> Iterator[str]:
+    """`count` boards as text, a chunk at a time: notation lines, or JSON Lines (one object a board, with
+    `again`, the command that rolls the stream again, when given)."""
     import numpy as np
 
     rng = np.random.Generator(np.random.PCG64(seed))
@@ -125,12 +128,14 @@ def roll_lines(source: BoardSource, count: int, seed: int, json_lines: bool = Fa
         codes = draw_codes(source, rng, CHUNK)[: count - done]
         text = notation_lines(source, codes, table).decode("utf-8")
         if json_lines:
-            text = "".join(_json_line(source, seed, done + i, board) for i, board in enumerate(text.splitlines()))
+            text = "".join(
+                _json_line(source, seed, done + i, board, again) for i, board in enumerate(text.splitlines())
+            )
         done += codes.shape[0]
         yield text
 
 
-def _json_line(source: BoardSource, seed: int, index: int, board: str) -> str:
+def _json_line(source: BoardSource, seed: int, index: int, board: str, again: str | None) -> str:
     first = source.first
     row: dict[str, Any] = {
         "board": board,
@@ -143,4 +148,6 @@ def _json_line(source: BoardSource, seed: int, index: int, board: str) -> str:
         "letters": first.letters,
         "lexicon": first.lexicon,
     }
+    if again is not None:
+        row["again"] = again
     return json.dumps(row, ensure_ascii=False) + "\n"

@@ -34,9 +34,10 @@ def _stream(rolled: RolledBoard, count: int, json_out: bool, output: Path | None
 
     from ..rolls import board_source, roll_lines
 
+    command = f"{again(rolled)} --count {count}"
     if fresh:  # the seed is said where it does not mix with the boards
-        note(f"seed {rolled.seed} (again: {again(rolled)} --count {count})")
-    lines = roll_lines(board_source(rolled, lexicon), count, rolled.seed, json_out)
+        note(f"seed {rolled.seed} (again: {command})")
+    lines = roll_lines(board_source(rolled, lexicon), count, rolled.seed, json_out, command)
     if output is not None and str(output) != "-":
         emit("".join(lines), output)
         return
