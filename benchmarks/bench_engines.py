@@ -12,7 +12,8 @@ boards are rolled from the `nl-4x4` dice and scored on `nl`. Then whole
 `score --workers 1` reads the same boards written in each notation (bare, rows
 split by `/` or spaces, `[qu]` in brackets), for two kinds of board (uniform
 letters, English dice rolls), beside the in-process engine and the plain Python
-solver on the same boards.
+solver on the same boards; and `random --count N` is timed alone and piped into
+`score -`.
 Lexicons are built from ../shared into a temporary store. Figures are medians of
 R runs; nothing here is asserted by a test.
 """
@@ -227,6 +228,7 @@ def main() -> None:
     parser.add_argument("--score-boards", type=int, default=200_000, help="boards in the `score` end-to-end file")
     parser.add_argument("--notation-boards", type=int, default=1_000_000, help="boards a file, score by notation")
     parser.add_argument("--only-notations", action="store_true", help="only the by-notation `score` figures")
+    parser.add_argument("--only-random", action="store_true", help="only the `random --count` figures")
     parser.add_argument("--quick", action="store_true", help="small figures, for a smoke run")
     parser.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -257,6 +259,9 @@ def main() -> None:
         points = [classic.points(n) for n in range(30)]
         words = {w.strip() for w in (SHARED / "en-enable2k.txt").read_text().split() if len(w.strip()) >= 3}
         prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+        if args.only_random:
+            random_rates(store, tmp, args.notation_boards, args.repeat)
+            return
         if args.only_notations:
             notation_rates(store, tmp, board_kinds(args.notation_boards), words, prefixes, points, args.repeat)
             return
@@ -341,6 +346,31 @@ def main() -> None:
         nl_score = run_score(store, "nl", nl_path, 1)
         print(f"  score on nl ({args.boards:,} dice boards, --workers 1): peak {nl_score[1]:.0f} MiB")
         notation_rates(store, tmp, board_kinds(args.notation_boards), words, prefixes, points, args.repeat)
+        random_rates(store, tmp, args.notation_boards, args.repeat)
+
+
+def random_rates(store: str, tmp: str, n: int, repeat: int) -> None:
+    """`random --count N` alone, piped into `score -`, and `score` of the same boards from a file, alternating."""
+    exe = str(Path(sys.executable).with_name("boggle-i18n"))
+    env = {**os.environ, "BOGGLE_I18N_HOME": store}
+    rolled = Path(tmp) / "rolled.txt"
+    roll = f"{exe} random --lang en --count {n} --seed 5"
+    rules = "--lexicon en-enable2k --min-length 3 --scoring classic-4x4"
+    commands = {
+        "random --count N > file": f"{roll} > {rolled}",
+        "random --count N | score -": f"{roll} | {exe} score - {rules} > /dev/null 2>&1",
+        "score file (the same boards)": f"{exe} score {rolled} {rules} > /dev/null 2>&1",
+    }
+    subprocess.run(commands["random --count N > file"], shell=True, env=env, check=True)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            started = time.perf_counter()
+            subprocess.run(command, shell=True, env=env, check=True)
+            times[name].append(time.perf_counter() - started)
+    print(f"\nrandom --lang en --count {n:,} (en-new-4x4 dice), whole processes (median of {repeat}):")
+    for name, values in times.items():
+        print(f"  {name:30} {statistics.median(values):6.2f} s  {n / statistics.median(values):>10,.0f} boards/s")
 
 
 def board_kinds(n: int) -> dict[str, list[list[str]]]:
