@@ -226,6 +226,7 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
     problem = manifest_problem(manifest)
     if problem is not None:
         raise StoreProblem(f"manifest {manifest_path}: {problem}", manifest if isinstance(manifest, dict) else None)
+    data: bytes | None
     try:
         data = trie_path.read_bytes()
     except FileNotFoundError:
@@ -242,7 +243,8 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
             raise StoreProblem(
                 f"trie file {trie_path} is corrupt (sha256 differs from its manifest)", manifest, retry=True
             )
-        sha = manifest["trie_sha256"]
+        sha = str(manifest["trie_sha256"])
+    assert data is not None
     # Before MARISA sees the bytes: a trie damaged before its sha256 was recorded must not crash this process.
     problem = trie_problem(data, sha, manifest)
     if problem is not None:
