@@ -231,12 +231,20 @@ def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
 
 
 def _check_encoding(encoding: str) -> None:
-    """Entries are split on the byte 0x0a, so the encoding must write LF as that one byte."""
+    """Entries are split on the byte 0x0a, so the encoding must be a text encoding that reads every ASCII byte
+    as itself (UTF-8, Latin-1, cp1252 ...): not rot13, hex or base64 (bytes-to-bytes codecs), UTF-16 or UTF-7."""
     try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise SourceError(f"unknown encoding {clip(encoding, 40)!r}") from None
-    if "\n".encode(encoding) != b"\n" or "a".encode(encoding) != b"a":
+        info = codecs.lookup(encoding)
+    except (LookupError, ValueError, TypeError):
+        raise SourceError(f"unknown encoding {clip(str(encoding), 40)!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise SourceError(f"{clip(encoding, 40)!r} is not a text encoding; name the list's character set (utf-8 ...)")
+    ascii_bytes = bytes(range(128))
+    try:
+        same = ascii_bytes.decode(encoding) == ascii_bytes.decode("ascii")
+    except (UnicodeError, ValueError, TypeError, LookupError):
+        same = False
+    if not same:
         raise SourceError(f"encoding {encoding!r} is not ASCII-compatible; convert the list to UTF-8 first")
 
 
@@ -255,6 +263,8 @@ def _decode_line(raw: bytes, encoding: str, offset: int, path: Path) -> str:
             f"source {path} is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} "
             "(set `encoding` in the recipe or pass --encoding)"
         ) from None
+    except (UnicodeError, ValueError) as exc:  # a codec's own complaint about a whole entry
+        raise SourceError(f"source {path} is not valid {encoding} at offset {offset}: {clip(str(exc), 60)}") from None
 
 
 def _open(path: Path) -> BinaryIO:
