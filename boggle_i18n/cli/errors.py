@@ -52,6 +52,7 @@ def exit_with_error(message: str, code: int = 1) -> NoReturn:
     """Print `Error: message` on stderr and exit with `code`."""
     if code == 130:
         say_interrupted()
+        _silence_stderr()  # the one line is said: a worker pool's threads dying with the process add nothing
     else:
         typer.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(code)
@@ -164,6 +165,16 @@ def guard_streams() -> None:
             sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
         except (AttributeError, ValueError, OSError):
             pass
+
+
+def _silence_stderr() -> None:
+    """Point stderr at /dev/null (after the last `Error:` line of an interrupted run)."""
+    try:
+        sys.stderr.flush()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _silence_stdout() -> None:
