@@ -419,6 +419,39 @@ def test_checkpoint_numbers_outside_the_proof_are_one_error(
     assert message in str(info.value)
 
 
+def test_a_full_disk_while_checkpointing_loses_no_finished_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills after a few tasks, mid-line: the proof stops with the OSError, the checkpoint holds the tasks
+    written whole (the torn line is dropped on resume) and the resumed proof equals a straight run."""
+    import errno
+
+    from boggle_i18n.prove import checkpoint as checkpoint_module
+
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    path = tmp_path / "proof.ckpt"
+    real = checkpoint_module.CheckpointWriter._write
+    written: list[int] = []
+
+    def filling(self: Any, data: dict[str, Any]) -> None:
+        if len(written) == 4:
+            self._file.write(json.dumps(data)[:20])  # half a line reaches the disk, then it is full
+            self._file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(1)
+        real(self, data)
+
+    monkeypatch.setattr(checkpoint_module.CheckpointWriter, "_write", filling)
+    with pytest.raises(OSError, match="No space"):
+        prove(spec, threshold_source="test", checkpoint=path, workers=1)
+    monkeypatch.undo()
+    _, done, torn = read_checkpoint(path)
+    assert torn and len(done) == 3
+    resumed = prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert resumed.complete and resumed.boards == straight.boards
+
+
 def test_foreign_or_damaged_checkpoints_are_one_error(tmp_path: Path) -> None:
     spec = small_spec(threshold=12)
     path = tmp_path / "proof.ckpt"

@@ -510,3 +510,29 @@ def test_a_damaged_compiled_cache_is_recompiled_never_scored(enable2k_pair: Path
     assert _damage(cache, seed, within=4096 if seed % 2 == 0 else None) != good
     assert _score(store)[:2] == (0, out)
     assert cache.read_bytes() == good
+
+
+def test_a_compiled_cache_that_cannot_be_written_still_scores(
+    mini_store: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A full disk while the compiled trie is cached (store and user cache alike): the same scores, from memory,
+    and no temp file left behind."""
+    import errno
+
+    from boggle_i18n import storage
+
+    reference = tmp_path / "reference"
+    shutil.copytree(mini_store, reference)
+    _, expected, _ = _score(reference)
+    real = os.fsync
+
+    def full(fd: int) -> None:
+        if ".bgc." in os.readlink(f"/proc/self/fd/{fd}"):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        real(fd)
+
+    monkeypatch.setattr(storage.os, "fsync", full)
+    code, out, err = _score(mini_store)
+    assert (code, out) == (0, expected), err
+    leftovers = [p for p in mini_store.rglob("*") if p.name.endswith(".tmp")]
+    assert leftovers == [] and not list((mini_store / "compiled").glob("*.bgc"))
