@@ -12,6 +12,7 @@ import os
 import shlex
 import shutil
 import subprocess
+import sys
 import time
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -441,7 +442,7 @@ def test_a_trie_damaged_before_its_sha256_was_recorded_is_refused(
         del manifest["keys_sha256"]  # a manifest from before keys_sha256: the word count and the structure check
     (store / "en-enable2k.json").write_text(json.dumps(manifest), encoding="utf-8")
     env = {**os.environ, "BOGGLE_I18N_HOME": str(store)}
-    cli = [shutil.which("boggle-i18n") or "boggle-i18n"]
+    cli = [sys.executable, "-m", "boggle_i18n"]
     runs = {
         "score": subprocess.run(
             [*cli, "score", "--lexicon", "en-enable2k"],

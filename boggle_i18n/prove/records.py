@@ -27,7 +27,7 @@ PROOF_SHAPE = {
     "cpu_seconds": "num",
     "settings": SETTINGS,
     "command": "str",
-    "tasks": {"done": "int", "total": "int"},
+    "tasks?": {"done": "int", "total": "int"},
     "rows?": "int",
     "cols?": "int",
 }
@@ -66,6 +66,8 @@ def load_proofs(folder: Path) -> list[dict[str, Any]]:
         if missing:
             raise BoggleI18nError(f"proof file {path} lacks {', '.join(missing)} (write it with prove --output)")
         problem = shape_problem(data, PROOF_SHAPE)
+        if problem is None and not data["complete"] and "tasks" not in data:
+            problem = "tasks is missing (a partial proof says how many tasks it did)"
         if problem:
             raise BoggleI18nError(f"proof file {path}: {problem} (write it with prove --output)")
         data["_file"] = path.name
