@@ -578,8 +578,14 @@ def test_ctrl_c_with_a_job_streaming_stops_cleanly(web_store: Path, tmp_path: Pa
     job = json.loads(conn.getresponse().read())["id"]
     conn.request("GET", f"/api/jobs/{job}/events")
     stream = conn.getresponse()
-    while b'"best"' not in stream.readline():
-        pass
+    seen: list[bytes] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # bounded: a stream that ends or never reports fails, never hangs
+        line = stream.readline()
+        seen.append(line)
+        if not line or b'"best"' in line:
+            break
+    assert seen and b'"best"' in seen[-1], b"".join(seen[-20:]).decode(errors="replace")
     started = time.monotonic()
     code, err = server.stop()
     rest = stream.read().decode()
