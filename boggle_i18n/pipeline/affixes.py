@@ -31,10 +31,12 @@ expansion makes forms no player would type. Compounds are never made.
 from __future__ import annotations
 
 import argparse
+import io
 import re
 import sys
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
+from itertools import islice
 from pathlib import Path
 
 from ..errors import SourceError
@@ -379,7 +381,10 @@ def stems(dic: Path, aff: AffixFile) -> Iterator[tuple[str, frozenset[str]]]:
 
 
 def expand(dic: Path, aff: Path | None = None, depth: Depth | None = None) -> Iterator[str]:
-    """Every form of every stem of `dic` (its .aff beside it unless given), stream order, duplicates possible.
+    """Every form of every stem of `dic` (its .aff beside it unless given), in stem order.
+
+    A stem's forms come once each; two stems may still make the same form (the lexicon's
+    `dedupe` stage removes those).
 
     Words the .dic marks FORBIDDENWORD are never given, whichever stem makes them.
     """
@@ -390,9 +395,38 @@ def expand(dic: Path, aff: Path | None = None, depth: Depth | None = None) -> It
     if parsed.forbidden:
         forbidden = {w for w, f in stems(dic, parsed) if f & parsed.forbidden}
     for word, flags in stems(dic, parsed):
-        for form in expander.forms(word, flags):
+        # one stem's forms once each (a verb's 1,141 rules repeat many): fewer lines for the stages to read
+        for form in dict.fromkeys(expander.forms(word, flags)):
             if form not in forbidden:
                 yield form
+
+
+class FormReader(io.RawIOBase):
+    """The forms of `expand` as a binary stream, one UTF-8 line each (how sources.py reads a tool's output)."""
+
+    def __init__(self, forms: Iterator[str]) -> None:
+        super().__init__()
+        self._forms = forms
+        self._buffer = b""
+
+    def readable(self) -> bool:
+        return True
+
+    def read(self, size: int = -1) -> bytes:
+        """Up to `size` bytes (all that is left when `size` < 0); b"" at the end."""
+        want = size if size >= 0 else 1 << 62
+        parts = [self._buffer]
+        have = len(self._buffer)
+        while have < want:
+            chunk = [f + "\n" for f in islice(self._forms, 4096)]
+            if not chunk:
+                break
+            data = "".join(chunk).encode("utf-8")
+            parts.append(data)
+            have += len(data)
+        data = b"".join(parts)
+        self._buffer = data[want:] if have > want else b""
+        return data[:want]
 
 
 def main(argv: list[str] | None = None) -> int:
