@@ -101,11 +101,18 @@ class AffixFile:
     complexprefixes: bool = False
     ignore: str = ""
     skipped: list[str] = field(default_factory=list)  # malformed rule lines, left out
+    _flag_cache: dict[str, frozenset[str]] = field(default_factory=dict, repr=False)
 
     def flags(self, text: str) -> frozenset[str]:
         """The flags of a .dic entry or a continuation class (an alias number is resolved)."""
         if not text:
             return frozenset()
+        known = self._flag_cache.get(text)
+        if known is None:
+            known = self._flag_cache[text] = self._parse_flags(text)
+        return known
+
+    def _parse_flags(self, text: str) -> frozenset[str]:
         if self.aliases and text.isdigit():
             index = int(text)
             if not 0 < index <= len(self.aliases):
@@ -236,17 +243,21 @@ def parse_aff(aff: Path) -> AffixFile:
 
 
 def _dic_entry(line: str, aff: AffixFile) -> tuple[str, frozenset[str]] | None:
-    """(word, flags) of one .dic line; None for a blank or comment line."""
-    line = line.strip()
-    if not line or line.startswith("#") or line.startswith("\t"):
+    """(word, flags) of one .dic line; None for a blank or comment line.
+
+    The entry ends at a tab or space (morphological fields, an `AM` alias number follow);
+    a '/' escaped as '\\/' belongs to the word, the first plain '/' starts the flags.
+    """
+    token = line.split(None, 1)[0] if line and not line[0].isspace() else ""
+    if not token or token[0] == "#":
         return None
-    token = line.split(None, 1)[0] if "\t" not in line else line.split("\t", 1)[0].strip()
-    if " " in token:
-        token = token.split(" ", 1)[0]
-    # a '/' escaped as '\/' belongs to the word; the first plain '/' starts the flags
-    cut = re.search(r"(?<!\\)/", token)
-    word, flagtext = (token[: cut.start()], token[cut.end() :]) if cut else (token, "")
-    word = aff.strip_ignored(word.replace("\\/", "/"))
+    if "\\" in token:
+        cut = re.search(r"(?<!\\)/", token)
+        word, flagtext = (token[: cut.start()], token[cut.end() :]) if cut else (token, "")
+        word = word.replace("\\/", "/")
+    else:
+        word, _, flagtext = token.partition("/")
+    word = aff.strip_ignored(word)
     return (word, aff.flags(flagtext)) if word else None
 
 
