@@ -16,7 +16,8 @@ of forbidden words):
   suffix after it (two suffix levels, as Hunspell checks), a prefix's continuation may allow
   a suffix and a suffix's a prefix; prefix + suffix only when both classes say `Y`;
 - NEEDAFFIX (also `PSEUDOROOT`) on a stem or an affix, CIRCUMFIX (a marked prefix and a
-  marked suffix only together), ONLYINCOMPOUND (stem or affix: left out, no compounds are
+  marked suffix only together, as documented: Hunspell 1.7's checker also takes a marked
+  prefix alone, a form this leaves out), ONLYINCOMPOUND (stem or affix: left out, no compounds are
   made), FORBIDDENWORD (the stem and every form of it left out, and a forbidden form is
   never given from another stem), FULLSTRIP, IGNORE, COMPLEXPREFIXES (two prefix levels).
 
