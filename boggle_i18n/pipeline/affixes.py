@@ -236,9 +236,8 @@ def parse_aff(aff: Path) -> AffixFile:
         # a rule without a condition field matches any stem, as in Hunspell (hunspell-id writes `SFX a0 0 anlah`)
         condition = parts[4] if len(parts) > 4 and not parts[4].startswith("#") else "."
         suffix = key == "SFX"
-        rule = Rule(
-            flag, strip, add, compile_condition(condition, suffix), out.flags(cont), cross, _edge(strip, condition, suffix)
-        )
+        edge = _edge(strip, condition, suffix)
+        rule = Rule(flag, strip, add, compile_condition(condition, suffix), out.flags(cont), cross, edge)
         (out.suffixes if key == "SFX" else out.prefixes).setdefault(flag, []).append(rule)
     return out
 
@@ -373,9 +372,9 @@ class Expander:
                     for form1, s1 in self._apply(word, extra, True):
                         if not s1.cross or s1.cont & need or bool(p.cont & circ) != bool(s1.cont & circ):
                             continue
-                        pform = self._one(form1, p, False)
-                        if pform is not None:
-                            yield pform
+                        prefixed = self._one(form1, p, False)
+                        if prefixed is not None:
+                            yield prefixed
 
 
 def stems(dic: Path, aff: AffixFile) -> Iterator[tuple[str, frozenset[str]]]:

@@ -136,8 +136,13 @@ class Expansion:
             "inputs": self.inputs,
             "flattened": self.flatten is not None,
             **(
-                {"depth": {"suffixes": self.depth.suffixes, "prefixes": self.depth.prefixes,
-                           "skip_flags": sorted(self.depth.exclude)}}
+                {
+                    "depth": {
+                        "suffixes": self.depth.suffixes,
+                        "prefixes": self.depth.prefixes,
+                        "skip_flags": sorted(self.depth.exclude),
+                    }
+                }
                 if self.depth is not None
                 else {}
             ),
