@@ -31,7 +31,7 @@ ANCHORS = {
     "ro": ("casă case apă școală lucrez mare bine omul oameni oraș", "bucurești"),
     "lv": ("māja mājas ūdens skola strādāju liels labi cilvēks cilvēki pilsēta", "rīga"),
     "be": ("дом вада школа вялікі добра чалавек людзі горад", "мінск"),
-    "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "абай абылай"),
+    "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "адиль агзам"),
     "sq": ("shtëpi ujë shkollë punoj madh mirë njeri njerëz qytet", "tirana"),
     "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
 }
