@@ -93,14 +93,32 @@ def measure_language(
     if language.wordfreq:
         cov = coverage(lexicon, language)
         out["coverage"] = {"share": cov.share, "checked": cov.checked, "missing": list(cov.missing)}
-    if precision:
+    src = load_recipe(name).source
+    dic = Path(src.system[0])
+    key = (str(dic), src.suffix_levels, src.prefix_levels)
+    if precision and key in PRECISION:
+        r = PRECISION[key]
+        out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
+    elif precision:
         from affix_precision import measure as affix_measure
 
-        src = load_recipe(name).source
-        dic = Path(src.system[0])
         r = affix_measure(dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1)
         out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
     return out
+
+
+PRECISION: dict[tuple[str, int, int], dict] = {}
+
+
+def read_precision(paths: list[Path]) -> None:
+    """Runs of `tools/affix_precision.py --json` (one JSON object a line), reused instead of expanding again."""
+    for path in paths:
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            PRECISION[(r["dic"], r["depth"]["suffixes"], r["depth"]["prefixes"])] = r
 
 
 def markdown(rows: list[dict]) -> str:
@@ -141,11 +159,13 @@ def main() -> None:
     parser.add_argument("codes", nargs="*")
     parser.add_argument("--store", type=Path, default=Path(os.environ.get("BOGGLE_I18N_HOME", "store")))
     parser.add_argument("--precision", action="store_true")
+    parser.add_argument("--precision-from", type=Path, nargs="*", default=[], help="affix_precision.py --json runs")
     parser.add_argument("--timings", type=Path, help="builds already timed (see read_timings): not built again")
     parser.add_argument("--json", type=Path, help="add the figures to this JSON file (one entry per language)")
     parser.add_argument("--from", dest="source", type=Path, help="write the Markdown from this JSON file")
     parser.add_argument("--write", type=Path, help="replace the marked section of this Markdown file")
     args = parser.parse_args()
+    read_precision(args.precision_from)
     rows: dict[str, dict] = {}
     if args.json and args.json.is_file():
         rows = {r["lang"]: r for r in json.loads(args.json.read_text())}
