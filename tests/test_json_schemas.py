@@ -108,7 +108,7 @@ PLACEHOLDERS = {
     "--allow-host": "HOST",
     "--port": "PORT",
     "--results": "DIR",
-    "--roll": "letters|dice",
+    "--roll": "letters|dice|own",
     "--tier": "full|common",
 }
 

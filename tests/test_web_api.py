@@ -203,7 +203,9 @@ def test_lookup(client: TestClient) -> None:
 def test_languages_and_lexicons(client: TestClient) -> None:
     data = client.get("/api/languages").json()
     codes = [lang["lang"] for lang in data["languages"]]
-    assert len(codes) == 22 and {"en", "nl", "uk", "bg"} <= set(codes)
+    from boggle_i18n.language.records import languages
+
+    assert sorted(codes) == sorted(languages()) and {"en", "nl", "uk", "bg", "sk", "kk"} <= set(codes)
     en = next(lang for lang in data["languages"] if lang["lang"] == "en")
     assert {"id": "en-new-4x4", "size": "4x4", "min_length": 3, "scoring": "classic-4x4"} in en["dice_sets"]
     assert "classic-4x4" in data["scoring"]
@@ -359,6 +361,9 @@ def test_compare_job(client: TestClient) -> None:
     assert done["state"] == "done" and [row[0] for row in done["result"]["rows"]] == ["en", "nl"]
     langs = done["result"]["languages"]
     assert [len(x["scores"]) for x in langs] == [200, 200] and langs[0]["max"] == max(langs[0]["scores"])
+    # one basis for the table: en and nl both have 4x4 dice, so both roll dice under the same rules
+    assert done["result"]["params"]["roll"] == "dice"
+    assert {x["boards_from"]["kind"] for x in langs} == {"dice"}
 
 
 def test_optimize_job_streams_progress_and_stops(client: TestClient) -> None:
