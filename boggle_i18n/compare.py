@@ -12,13 +12,14 @@ how often it occurs in the lexicon's words). Which one is always stated
 Every language gets its own seed, `language_seed(seed, code)`, so adding a
 language to the list does not change another language's boards.
 
-On one basis (`roll="letters"` or `roll="dice"`), every language in the table
-gets boards made the same way and the same rules (`shared_rules`): `letters`
+A comparison is on one basis unless asked otherwise: every language in the table
+gets boards made the same way and the same rules (`shared_rules`). `letters`
 draws every language's boards from its letter distribution (available for all);
 `dice` rolls each language's sourced dice set, and a language without one of
-that size is reported apart (`without_dice`), never mixed in. Without `roll`
-each language keeps its own dice set or distribution and its own rules (the
-old, mixed table).
+that size is reported apart (`without_dice`), never mixed in. Without `roll`,
+`default_roll` picks `dice` when every language named has a dice set of the size,
+else `letters`. Only `roll="own"` mixes bases: each language keeps its own dice
+set or distribution and its own rules, and the table says so.
 """
 
 from __future__ import annotations
@@ -47,7 +48,8 @@ if TYPE_CHECKING:
 Size = tuple[int, int]
 LONGEST_FROM_TOP = 5  # the longest words are looked for on this many best boards
 UNDER = 10  # "share of boards under 10 points"
-ROLLS = ("letters", "dice")
+ROLLS = ("letters", "dice", "own")
+MIXED = "own"  # the one roll that mixes bases
 TIERS = ("full", "common")
 SHORT_SAMPLE = 200  # boards solved word by word for the share of points from 3-4 letter words
 
@@ -277,6 +279,17 @@ def tier_lexicon(lang: str, tier: str = "full") -> str | None:
     return name if language.wordfreq and name in recipe_names() else None
 
 
+def default_roll(langs: Sequence[str], size: Size, roll: str | None = None) -> str:
+    """The basis of a comparison: `roll` if given, else dice when every language has a set of `size`, else letters.
+
+    Boards rolled from dice and drawn from letters differ by 25-62% for the same language,
+    so a table never mixes the two unless `roll="own"` asks for it.
+    """
+    if roll is not None:
+        return roll
+    return "dice" if langs and all(has_dice(lang, size) for lang in langs) else "letters"
+
+
 def has_dice(lang: str, size: Size) -> bool:
     """Whether `lang` has a sourced dice set of `size` (what `roll="dice"` needs)."""
     return select(lang=lang, size=size).dice is not None
@@ -299,19 +312,21 @@ def compare_language(
     """Roll `n_boards` boards of `size` for `lang`, score them and summarise (see the module docstring).
 
     `loader` loads (or builds) a lexicon by name; by default `load_lexicon(name, store)`.
-    With `roll`, the boards come from that basis and the rules are `shared_rules(size)`.
+    The boards come from `default_roll([lang], size, roll)` and the rules are `shared_rules(size)`,
+    except with `roll="own"`: the language's own dice set (else letters) and rules.
     """
     from .solver.scorer import prepare_scorer
 
     started = time.perf_counter()
-    min_length, scoring = shared_rules(size) if roll else (None, None)
+    roll = default_roll([lang], size, roll)
+    min_length, scoring = shared_rules(size) if roll != MIXED else (None, None)
     tiered = tier_lexicon(lang, tier) if tier != "full" else None
     if tier != "full" and tiered is None:
         raise BoggleI18nError(f"{lang} has no {tier} tier (no frequency source covers it)")
     selection = select(lang=lang, lexicon=tiered, size=size, store=store, min_length=min_length, scoring=scoring)
     name = selection.require_lexicon()
     lexicon = loader(name) if loader is not None else load_lexicon(name, store)
-    source = board_source(selection, lexicon, roll)
+    source = board_source(selection, lexicon, None if roll == MIXED else roll)
     code = selection.language.code
     own_seed = language_seed(seed, code)
     if progress:
@@ -368,10 +383,12 @@ def compare(
 ) -> list[LanguageResult]:
     """`compare_language` for each language, in the order given (all checked first).
 
-    With `roll="dice"`, languages without a dice set of `size` are left out (`without_dice`
-    names them); with `tier="common"`, languages without a common tier (`without_tier`).
+    The basis is `default_roll(langs, size, roll)`, one for every language. With `roll="dice"`,
+    languages without a dice set of `size` are left out (`without_dice` names them); with
+    `tier="common"`, languages without a common tier (`without_tier`).
     """
     check_request(langs, size, n_boards, optimize_time, roll, tier, seed)
+    roll = default_roll(langs, size, roll)
     if roll == "dice":
         langs = [lang for lang in langs if has_dice(lang, size)]
     if tier != "full":
@@ -405,13 +422,13 @@ def without_dice(langs: Sequence[str], size: Size) -> list[str]:
 
 
 def basis(roll: str | None, size: Size, tier: str = "full") -> dict[str, Any]:
-    """What a comparison rests on, for the table's summary and the JSON."""
-    if roll is None:
+    """What a comparison rests on, for the table's summary and the JSON (`roll` as resolved by `default_roll`)."""
+    if roll is None or roll == MIXED:
         return {
-            "roll": None,
+            "roll": MIXED,
             "tier": tier,
             "rules": None,
-            "note": "each language's own dice set (else letters) and rules",
+            "note": "mixed basis: each language's own dice set (else letters) and rules",
         }
     min_length, scoring = shared_rules(size)
     what = (

@@ -366,6 +366,27 @@ def test_roll_dice_reports_languages_without_dice_apart(small_store: Path) -> No
     assert not any(line.startswith("es ") for line in text.stdout.splitlines())
 
 
+def test_one_basis_by_default_letters_unless_every_language_has_dice(small_store: Path) -> None:
+    """en has 4x4 dice, es none: by default both draw from letters under one rule set; en alone rolls dice."""
+    data = _json("en", "es", "--boards", "40", "--seed", "4", "--store", str(small_store))
+    assert data["basis"]["roll"] == "letters" and data["basis"]["rules"] == {"min_length": 3, "scoring": "classic-4x4"}
+    assert {lang["boards_from"]["kind"] for lang in data["languages"]} == {"distribution"}
+    alone = _json("en", "--boards", "20", "--store", str(small_store))
+    assert alone["basis"]["roll"] == "dice" and alone["languages"][0]["boards_from"]["kind"] == "dice"
+    text = _run("en", "es", "--boards", "40", "--store", str(small_store))
+    assert "one basis: --roll letters" in text.stdout and "MIXED" not in text.stdout
+
+
+def test_roll_own_mixes_bases_and_says_so(small_store: Path) -> None:
+    """Only --roll own mixes: en from its dice and its rules, es from letters; the table names the mix."""
+    data = _json("en", "es", "--boards", "40", "--roll", "own", "--store", str(small_store))
+    assert data["basis"]["roll"] == "own" and data["basis"]["rules"] is None
+    kinds = {lang["lang"]: lang["boards_from"]["kind"] for lang in data["languages"]}
+    assert kinds == {"en": "dice", "es": "distribution"}
+    text = _run("en", "es", "--boards", "40", "--roll", "own", "--store", str(small_store))
+    assert "MIXED BASIS (--roll own)" in text.stdout
+
+
 def test_roll_dice_at_5x5_uses_the_big_rules_for_all(small_store: Path) -> None:
     data = _json("en", "--boards", "20", "--size", "5x5", "--roll", "dice", "--store", str(small_store))
     assert data["basis"]["rules"] == {"min_length": 4, "scoring": "big-5x5"}
@@ -375,7 +396,7 @@ def test_roll_dice_at_5x5_uses_the_big_rules_for_all(small_store: Path) -> None:
     ("args", "message"),
     [
         (("es", "--roll", "dice"), "Error: no language named has a 4x4 dice set: use --roll letters"),
-        (("en", "--roll", "both"), "Error: --roll must be one of letters, dice, not 'both'"),
+        (("en", "--roll", "both"), "Error: --roll must be one of letters, dice, own, not 'both'"),
     ],
 )
 def test_roll_errors(small_store: Path, args: tuple[str, ...], message: str) -> None:

@@ -47,8 +47,11 @@ def summary_line(
         "(each language's own seed: compare.language_seed(seed, code), in --json); fast engine"
     ]
     b = basis(roll, (r.rows, r.cols))
-    if roll is None:
-        lines.append("mixed basis: each language's own dice set (else letters) and rules; --roll letters|dice for one")
+    if roll is None or roll == "own":
+        lines.append(
+            "MIXED BASIS (--roll own): each language's own dice set (else letters) and rules; "
+            "boards from dice and from letters are not comparable; drop --roll own for one basis"
+        )
     else:
         rules = b["rules"]
         lines.append(
@@ -83,10 +86,12 @@ def compare_cmd(
     roll: str | None = typer.Option(
         None,
         "--roll",
-        metavar="letters|dice",
-        help="One basis for every language: boards from each letter distribution (all languages), or from each "
-        "dice set (languages without one reported apart); rules then by size, the same for all "
-        "(4x4: 3+ letters, classic-4x4; 5x5: 4+, big-5x5; 6x6+: 4+, superbig-6x6). Default: each language's own.",
+        metavar="letters|dice|own",
+        help="The basis, one for every language: boards from each letter distribution (all languages), or from "
+        "each dice set (languages without one reported apart); rules then by size, the same for all "
+        "(4x4: 3+ letters, classic-4x4; 5x5: 4+, big-5x5; 6x6+: 4+, superbig-6x6). Default: dice when every "
+        "language named has a dice set of the size, else letters. `own` mixes bases (each language's own "
+        "dice or letters and rules), and the table says so.",
         show_default=False,
     ),
     tier: str = typer.Option(
@@ -99,18 +104,29 @@ def compare_cmd(
     json_out: bool = typer.Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
     store: Path | None = StoreOption,
 ) -> None:
-    """Compare languages: roll N boards per language (its dice set of that size, else a letter distribution
-    derived from its lexicon, as labelled), score them and tabulate mean, median, p90 and max scores,
+    """Compare languages on one basis: roll N boards per language (every language's dice set of that size
+    when all have one, else every language's letter distribution derived from its lexicon; --roll to choose),
+    score them under one rule set and tabulate mean, median, p90 and max scores,
     words per board, the share of boards under 10 points and the longest words found.
 
     Lexicons not built yet are built first from the system word list.
     """
-    from ..compare import basis, check_request, compare, table_headers, table_rows, without_dice, without_tier
+    from ..compare import (
+        basis,
+        check_request,
+        compare,
+        default_roll,
+        table_headers,
+        table_rows,
+        without_dice,
+        without_tier,
+    )
 
     shape = parse_size(size)
     roll = roll.strip().lower() if roll is not None else None
     tier = tier.strip().lower()
     check_request(langs, shape, boards, optimize_time, roll, tier, seed)
+    roll = default_roll(langs, shape, roll)
     apart = without_dice(langs, shape) if roll == "dice" else []
     if apart and len(apart) == len(langs):
         raise BoggleI18nError(f"no language named has a {size} dice set: use --roll letters")

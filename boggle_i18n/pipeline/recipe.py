@@ -46,6 +46,11 @@ class SourceSpec:
     dictionary: str | None = None
     tool_package: str | None = None
     flatten: bool = False  # rewrite the Hunspell pair first (pipeline/hunspell.py): numeric flags, NEEDAFFIX
+    # expand = "hunspell" (the project's own expander, pipeline/affixes.py): how many affix levels a form
+    # may carry and which affix classes are never applied (the recipe's choice of what makes a word)
+    suffix_levels: int = 2
+    prefix_levels: int = 1
+    skip_flags: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -108,8 +113,11 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "dictionary": str,
     "tool_package": str,
     "flatten": bool,
+    "suffix_levels": int,
+    "prefix_levels": int,
+    "skip_flags": list,
 }
-EXPANDERS = ("unmunch", "aspell")
+EXPANDERS = ("unmunch", "aspell", "hunspell")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
@@ -160,6 +168,14 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
+    depth_keys = [k for k in ("suffix_levels", "prefix_levels", "skip_flags") if k in src]
+    if depth_keys and src.get("expand") != "hunspell":
+        raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
+    for key, top in (("suffix_levels", 2), ("prefix_levels", 2)):
+        if key in src and not 0 <= src[key] <= top:
+            raise RecipeError(f"{where}: [source] field {key!r} must be 0 to {top}, not {src[key]!r}")
+    if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
+        raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
     if "sha256" in src and not _SHA.match(src["sha256"]):
         raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
     for i, st in enumerate(raw["stages"], 1):
@@ -237,6 +253,9 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         dictionary=src.get("dictionary"),
         tool_package=src.get("tool_package"),
         flatten=bool(src.get("flatten", False)),
+        suffix_levels=src.get("suffix_levels", 2),
+        prefix_levels=src.get("prefix_levels", 1),
+        skip_flags=tuple(src.get("skip_flags", ())),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(

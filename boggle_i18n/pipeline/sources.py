@@ -5,8 +5,9 @@ the recipe, then an installed system list (Debian's `wdutch` puts OpenTaal at
 /usr/share/dict/dutch), and last a checksummed download into the cache.
 
 A recipe may also name a spell-checker dictionary and a tool that expands it into
-every word form (`expand = "unmunch"` for a Hunspell .dic/.aff, `"aspell"` for an
-aspell dictionary): the tool runs as a subprocess and its output is streamed
+every word form (`expand = "hunspell"` for a Hunspell .dic/.aff read by the project's own
+expander, pipeline/affixes.py, in this process; `"unmunch"` for Hunspell's tool, `"aspell"`
+for an aspell dictionary): a tool runs as a subprocess, and either output is streamed
 like a file, so the expanded list is never written to disk or held in memory.
 """
 
@@ -117,12 +118,13 @@ class Expansion:
     in its order); `inputs` records the dictionary files' own sha256.
     """
 
-    tool: str  # "unmunch" or "aspell"
+    tool: str  # "hunspell" (pipeline/affixes.py, in process), "unmunch" or "aspell"
     command: list[list[str]]  # one argv per process of the pipe
     tool_package: str | None
     tool_version: str | None
     inputs: dict[str, str]
     flatten: tuple[Path, Path] | None = None  # (dic, aff) rewritten by hunspell.flatten before unmunch reads them
+    depth: Any = None  # affixes.Depth of the in-process expander (tool "hunspell")
 
     def to_dict(self) -> dict[str, object]:
         """JSON form, in the manifest's `source.expanded`."""
@@ -133,6 +135,17 @@ class Expansion:
             "tool_version": self.tool_version,
             "inputs": self.inputs,
             "flattened": self.flatten is not None,
+            **(
+                {
+                    "depth": {
+                        "suffixes": self.depth.suffixes,
+                        "prefixes": self.depth.prefixes,
+                        "skip_flags": sorted(self.depth.exclude),
+                    }
+                }
+                if self.depth is not None
+                else {}
+            ),
         }
 
     @contextmanager
@@ -143,6 +156,13 @@ class Expansion:
         parses there), read back only to quote the last line of a failure. A
         consumer that stops early kills the pipe.
         """
+        if self.tool == "hunspell":
+            from .affixes import FormReader, expand
+
+            dic, aff = (Path(p) for p in self.inputs)
+            with FormReader(expand(dic, aff, self.depth)) as reader:
+                yield reader  # type: ignore[misc]
+            return
         procs: list[subprocess.Popen[bytes]] = []
         errs = [tempfile.TemporaryFile() for _ in self.command]
         folder = tempfile.TemporaryDirectory(prefix="boggle-i18n-flat-")
@@ -186,6 +206,8 @@ class Expansion:
 def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
     """The tool pipe that expands `dictionary` (checked: the tool is installed, the files readable)."""
     tool = spec.expand or ""
+    if tool == "hunspell":
+        return _own_expansion(spec, dictionary)
     exe = shutil.which("unmunch" if tool == "unmunch" else "aspell")
     if exe is None:
         pkg = f" (apt-get install {spec.tool_package})" if spec.tool_package else ""
@@ -210,6 +232,27 @@ def _expansion(spec: SourceSpec, dictionary: Path) -> Expansion:
         tool_version=_package_version(spec.tool_package),
         inputs={str(p): file_sha256(p) for p in inputs},
         flatten=(dictionary, inputs[1]) if spec.flatten else None,
+    )
+
+
+def _own_expansion(spec: SourceSpec, dic: Path) -> Expansion:
+    """The project's expander on a .dic and the .aff beside it, to the recipe's depth."""
+    from .. import __version__
+    from .affixes import Depth
+
+    aff = dic.with_suffix(".aff")
+    _check_readable(aff)
+    depth = Depth(spec.suffix_levels, spec.prefix_levels, frozenset(spec.skip_flags))
+    argv = ["boggle_i18n.pipeline.affixes", str(dic), str(aff)]
+    argv += [f"--suffixes={depth.suffixes}", f"--prefixes={depth.prefixes}"]
+    argv += [f"--exclude={','.join(sorted(depth.exclude))}"] if depth.exclude else []
+    return Expansion(
+        tool="hunspell",
+        command=[argv],
+        tool_package=None,
+        tool_version=f"boggle-i18n {__version__}",
+        inputs={str(p): file_sha256(p) for p in (dic, aff)},
+        depth=depth,
     )
 
 

@@ -343,7 +343,7 @@ class WebApp:
 
     def start_compare(self, data: Mapping[str, Any]) -> Job:
         """POST /api/compare: a compare job (checked before it starts)."""
-        from ..compare import check_request, compare_language, table_headers, table_rows
+        from ..compare import check_request, compare_language, default_roll, table_headers, table_rows
 
         langs = data.get("langs")
         if not isinstance(langs, list) or not all(isinstance(x, str) and len(x) <= 16 for x in langs):
@@ -355,7 +355,8 @@ class WebApp:
         seed = _int(data, "seed", 0, 0, 2**63 - 1)
         assert n_boards is not None and seed is not None
         check_request(langs, shape, n_boards)
-        params = {"langs": langs, "size": f"{shape[0]}x{shape[1]}", "boards": n_boards, "seed": seed}
+        roll = default_roll(langs, shape)  # one basis for the whole table, as the CLI
+        params = {"langs": langs, "size": f"{shape[0]}x{shape[1]}", "boards": n_boards, "seed": seed, "roll": roll}
 
         def work(job: Job) -> dict[str, Any]:
             results = []
@@ -372,6 +373,7 @@ class WebApp:
                         store=self.store,
                         loader=lambda name: self.lexicons.get(name, wait=3600),
                         progress=lambda message: job.emit({"message": message}),
+                        roll=roll,
                     )
                 )
                 job.emit({"message": f"{lang}: done", "done": len(results), "of": len(langs)})

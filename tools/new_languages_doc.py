@@ -1,0 +1,151 @@
+"""Measure the languages issue 26 added from Debian dictionaries: build, size, coverage, junk, precision.
+
+For each language code: builds its default lexicon in a child process (wall time and peak RSS
+from `wait4`, as tools/measure_builds.py), then reports its word count, everyday-word coverage
+(boggle_i18n.frequency.coverage: wordfreq's top 2,000 words of 3+ letters, each normalised by
+the recipe) with the misses, and the junk the recipe met: capitalised entries dropped (names,
+abbreviations such as `ACE-hemill`), entries with other characters dropped by the alphabet
+stage (`a.m.k.`, hyphens, apostrophes, foreign letters), and the vowel-less words kept
+(`prst` is Czech; in a language whose words all carry vowels they would be junk). With
+`--precision`, also the affix expander's precision against `hunspell -G`
+(tools/affix_precision.py: 1,000 random forms, seed 1).
+
+    python tools/new_languages_doc.py cs sk sl --json out.json      # figures and misses as JSON
+    python tools/new_languages_doc.py --from out.json --write docs/languages.md   # the Markdown section
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+from pathlib import Path
+
+from doc_section import replace_section
+
+REPO = Path(__file__).resolve().parent.parent
+START = "<!-- new_languages:start -->"
+END = "<!-- new_languages:end -->"
+SHOW = 12
+
+
+def measure_language(code: str, store: Path, precision: bool) -> dict:
+    """Everything the doc shows about one language, built in `store`."""
+    sys.path.insert(0, str(REPO))
+    sys.path.insert(0, str(REPO / "tools"))
+    from measure_builds import measure
+
+    from boggle_i18n.frequency import coverage
+    from boggle_i18n.language.records import get_language
+    from boggle_i18n.lexicon import Lexicon
+    from boggle_i18n.pipeline import load_recipe
+
+    language = get_language(code)
+    name = language.lexicon
+    assert name is not None
+    built = measure(name, store)
+    if built is None:
+        raise SystemExit(f"{name}: the build failed")
+    m = built["manifest"]
+    stages = {st["stage"]: st for st in m["stages"]}
+    lexicon = Lexicon.load(name, store)
+    vowels = set(language.vowels)
+    vowelless = [w for w in lexicon if not vowels & set(w)]
+    out: dict = {
+        "lang": code,
+        "name": language.name,
+        "lexicon": name,
+        "package": m["source"].get("package"),
+        "version": m["source"].get("version"),
+        "licence": m.get("licence"),
+        "depth": m["source"].get("expanded", {}).get("depth"),
+        "raw_entries": m["raw_entries"],
+        "words": m["word_count"],
+        "seconds": round(built["seconds"], 1),
+        "peak_mib": round(built["peak_mib"]),
+        "capitalised_dropped": stages.get("case", {}).get("dropped", 0),
+        "capitalised_examples": stages.get("case", {}).get("examples", []),
+        "other_characters_dropped": stages.get("alphabet", {}).get("dropped", 0),
+        "other_characters_examples": stages.get("alphabet", {}).get("examples", []),
+        "vowelless_kept": len(vowelless),
+        "vowelless_examples": vowelless[:: max(1, len(vowelless) // SHOW)][:SHOW],
+        "coverage": None,
+    }
+    if language.wordfreq:
+        cov = coverage(lexicon, language)
+        out["coverage"] = {"share": cov.share, "checked": cov.checked, "missing": list(cov.missing)}
+    if precision:
+        from affix_precision import measure as affix_measure
+
+        src = load_recipe(name).source
+        dic = Path(src.system[0])
+        r = affix_measure(dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1)
+        out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
+    return out
+
+
+def markdown(rows: list[dict]) -> str:
+    """The table and the per-language misses and junk."""
+    lines = [
+        "| code | language | package (version) | depth (suffixes+prefixes) | raw forms | words | build s | peak MiB | "
+        "coverage | precision |",
+        "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for r in rows:
+        d = r["depth"] or {}
+        depth = f"{d.get('suffixes')}+{d.get('prefixes')}" if d else "-"
+        cov = f"{r['coverage']['share']:.1%}" if r["coverage"] else "no wordfreq list"
+        prec = f"{r['precision']['accepted']}/{r['precision']['sample']}" if r.get("precision") else "-"
+        lines.append(
+            f"| {r['lang']} | {r['name']} | {r['package']} {r['version']} | {depth} | {r['raw_entries']:,} | "
+            f"{r['words']:,} | {r['seconds']} | {r['peak_mib']} | {cov} | {prec} |"
+        )
+    lines += ["", "Misses and junk, per language:", ""]
+    for r in rows:
+        parts = [f"- **{r['lang']}**:"]
+        if r["coverage"]:
+            miss = r["coverage"]["missing"]
+            parts.append(f"misses ({len(miss)}): {', '.join(miss[:40])}{' ...' if len(miss) > 40 else ''};")
+        parts.append(
+            f"capitalised entries dropped {r['capitalised_dropped']:,} (names, abbreviations: "
+            f"{', '.join(r['capitalised_examples'])}); other characters dropped {r['other_characters_dropped']:,} "
+            f"({', '.join(r['other_characters_examples'])}); vowel-less words kept {r['vowelless_kept']:,}"
+            + (f" ({', '.join(r['vowelless_examples'])})" if r["vowelless_kept"] else "")
+            + "."
+        )
+        lines.append(" ".join(parts))
+    return "\n".join(lines)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("codes", nargs="*")
+    parser.add_argument("--store", type=Path, default=Path(os.environ.get("BOGGLE_I18N_HOME", "store")))
+    parser.add_argument("--precision", action="store_true")
+    parser.add_argument("--json", type=Path, help="add the figures to this JSON file (one entry per language)")
+    parser.add_argument("--from", dest="source", type=Path, help="write the Markdown from this JSON file")
+    parser.add_argument("--write", type=Path, help="replace the marked section of this Markdown file")
+    args = parser.parse_args()
+    rows: dict[str, dict] = {}
+    if args.json and args.json.is_file():
+        rows = {r["lang"]: r for r in json.loads(args.json.read_text())}
+    if args.source:
+        rows.update({r["lang"]: r for r in json.loads(args.source.read_text())})
+    for code in args.codes:
+        rows[code] = measure_language(code, args.store, args.precision)
+        r = rows[code]
+        cov = f"{r['coverage']['share']:.1%}" if r["coverage"] else "-"
+        print(f"{code}: {r['words']:,} words, {r['seconds']} s, {r['peak_mib']} MiB, coverage {cov}", file=sys.stderr)
+        if args.json:
+            args.json.write_text(json.dumps(list(rows.values()), ensure_ascii=False, indent=1) + "\n")
+    ordered = [rows[k] for k in sorted(rows)]
+    body = markdown(ordered)
+    if args.write:
+        replace_section(args.write, START, END, body)
+    elif not args.json:
+        print(body)
+
+
+if __name__ == "__main__":
+    main()
