@@ -60,6 +60,12 @@ class Language:
     units: tuple[str, ...] = ()  # multi-letter letters, one face each (Welsh ll): see boggle_i18n/spelling.py
     apart: tuple[str, ...] = ()  # spellings where such letters are two (Welsh dan|gos)
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
+    finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
+
+    def display(self, word: str) -> str:
+        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter)."""
+        last = self.finals.get(word[-1:]) if word else None
+        return word[:-1] + last if last else word
 
     @property
     def spelling(self) -> Spelling:
@@ -123,6 +129,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "units": (list,),
     "apart": (list,),
     "lower": (dict,),
+    "finals": (dict,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -148,8 +155,11 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
     if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("fold", {}).items()):
         raise LanguageError(f"language record {where}: fold must map single characters to strings")
-    if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("lower", {}).items()):
-        raise LanguageError(f"language record {where}: lower must map single characters to strings")
+    for key in ("lower", "finals"):
+        if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get(key, {}).items()):
+            raise LanguageError(f"language record {where}: {key} must map single characters to strings")
+    if not all(isinstance(a, str) for a in raw.get("apart", [])):
+        raise LanguageError(f"language record {where}: apart must be a list of strings (dan|gos)")
     alphabet = set(raw.get("alphabet", ""))
     for unit in raw.get("units", []):
         if not isinstance(unit, str) or len(unit) < 2 or (alphabet and not set(unit) <= alphabet):
@@ -192,6 +202,7 @@ def _load(path: Path) -> Language:
         units=tuple(raw.get("units", ())),
         apart=tuple(raw.get("apart", ())),
         lower=dict(raw.get("lower", {})),
+        finals=dict(raw.get("finals", {})),
     )
 
 

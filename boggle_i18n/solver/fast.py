@@ -172,8 +172,11 @@ class FastScorer(ScorerBase):
         for k in range(found):
             cells = [int(x) for x in paths[k, : plen[k]]]
             word = "".join(faces[i] for i in cells)
-            points = self.rules.scoring.points(sum(spelled[i] for i in cells))
-            words.append(FoundWord(word, points, tuple(board.position(i) for i in cells)))
+            letters = sum(spelled[i] for i in cells)
+            path = tuple(board.position(i) for i in cells)
+            words.append(
+                FoundWord(word, self.rules.scoring.points(letters), path, None if letters == len(word) else letters)
+            )
         return SolveResult(
             board=board,
             lexicon=getattr(self.lexicon, "name", "custom"),

@@ -59,7 +59,12 @@ class ReferenceSolver:
                 walk(cell, face, 1 << cell)
 
         words = tuple(
-            FoundWord(word, rules.scoring.points(length(word)), tuple(board.position(c) for c in cells))
+            FoundWord(
+                word,
+                rules.scoring.points(length(word)),
+                tuple(board.position(c) for c in cells),
+                None if length(word) == len(word) else length(word),
+            )
             for word, cells in found.items()
         )
         return SolveResult(
