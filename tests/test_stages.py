@@ -155,12 +155,9 @@ def test_fold_marks_keeps_letters_of_the_alphabet_and_maps_the_table() -> None:
     """Russian й keeps its breve (a letter of the alphabet); Hebrew finals fold, niqqud goes; ZWNJ folds away."""
     ru = StageContext(vowels="а", language_dice=(), base_dir=Path("."), alphabet="айкмнорт", fold={"ё": "е"})
     assert run("fold-marks", ["мой", "ёж"], ru) == ["мой", "еж"]
+    record = get_language("he")  # Hebrew as its record has it: finals fold, niqqud goes
     he = StageContext(
-        vowels="אהוי",
-        language_dice=(),
-        base_dir=Path("."),
-        alphabet="אבגדהוזחטיכלמנסעפצקרשת",
-        fold={"ך": "כ", "ם": "מ", "ן": "נ", "ף": "פ", "ץ": "צ"},
+        vowels=record.vowels, language_dice=(), base_dir=Path("."), alphabet=record.alphabet, fold=record.fold
     )
     assert run("fold-marks", ["שָׁלוֹם", "מֶלֶךְ"], he) == ["שלומ", "מלכ"]
     fa = StageContext(vowels="ا", language_dice=(), base_dir=Path("."), alphabet="یمیشود", fold={"\u200c": ""})
@@ -169,7 +166,8 @@ def test_fold_marks_keeps_letters_of_the_alphabet_and_maps_the_table() -> None:
 
 def test_case_turkish_dotted_and_dotless_i() -> None:
     """Turkish: I -> ı and İ -> i (Unicode's default would give i and i + a combining dot)."""
-    tr = StageContext(vowels="aeıioöuü", language_dice=(), base_dir=Path("."), lower={"I": "ı", "İ": "i"})
+    record = get_language("tr")  # the rule as the Turkish record states it
+    tr = StageContext(vowels=record.vowels, language_dice=(), base_dir=Path("."), lower=record.lower)
     assert run("case", ["IŞIK", "İSTANBUL", "Ilık"], tr, policy="lower") == ["ışık", "istanbul", "ılık"]
     assert run("lowercase", ["KIZ"], tr) == ["kız"]
     assert run("case", ["KIZ"], policy="lower") == ["kiz"]  # without the record's rule: Unicode's default
