@@ -181,7 +181,7 @@ def test_hand_made_forms_are_what_hunspell_accepts(tmp_path: Path) -> None:
 
 # --- real dictionaries: every form of a sample of stems is a word for hunspell --------------
 
-REAL = ["es", "is", "sl", "be", "cs", "lt"]
+REAL = ["es", "is", "sl", "be", "sk", "sr"]
 
 
 def _sample_pair(name: str, folder: Path, n: int = 400, seed: int = 1) -> tuple[Path, Depth]:
@@ -214,3 +214,53 @@ def test_real_dictionary_forms_are_accepted_by_hunspell(name: str, tmp_path: Pat
     assert len(made) > 400
     rejected = sorted(set(made) - accepted(sample, made))
     assert rejected == [], rejected[:20]
+
+
+# --- recipes: expand = "hunspell" and its depth ------------------------------------------------
+
+BASE = """name = "t"
+language = "es"
+licence = "MIT"
+[source]
+name = "t"
+system = ["/nowhere/t.dic"]
+{extra}
+[[stages]]
+stage = "strip"
+"""
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        ('expand = "hunspell"\nsuffix_levels = 3', "'suffix_levels' must be 0 to 2"),
+        ('expand = "unmunch"\nprefix_levels = 1', "prefix_levels is a setting of expand = 'hunspell'"),
+        ('expand = "hunspell"\nskip_flags = [""]', "'skip_flags' must be a list of affix flags"),
+        ('expand = "hunspell"\nsuffix_levels = "2"', "'suffix_levels' must be an integer"),
+    ],
+)
+def test_recipe_depth_fields_are_checked(tmp_path: Path, extra: str, message: str) -> None:
+    from boggle_i18n.errors import RecipeError
+
+    path = tmp_path / "t.toml"
+    path.write_text(BASE.format(extra=extra), encoding="utf-8")
+    with pytest.raises(RecipeError, match=message):
+        load_recipe(str(path))
+
+
+def test_recipe_depth_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:
+    """A recipe's depth is what the expander applies, and the manifest records it."""
+    from boggle_i18n import build_lexicon
+
+    dic = write_pair(tmp_path / "dict", LONG, ["read/BbUn", "fly/Aa", "play/AaUn"])
+    recipe = tmp_path / "t.toml"
+    extra = 'expand = "hunspell"\nsuffix_levels = 1\nprefix_levels = 0\nsystem_package = "none"'
+    recipe.write_text(
+        BASE.format(extra=extra).replace("/nowhere/t.dic", str(dic)).replace('language = "es"', 'language = "en"'),
+        encoding="utf-8",
+    )
+    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    assert set(lexicon) == {"read", "readable", "fly", "flies", "play", "plays"}
+    expanded = lexicon.manifest["source"]["expanded"]
+    assert expanded["tool"] == "hunspell" and expanded["depth"] == {"suffixes": 1, "prefixes": 0, "skip_flags": []}
+    assert str(dic) in expanded["inputs"] and "--suffixes=1" in expanded["command"]

@@ -177,16 +177,20 @@ def test_longest_words_come_from_the_best_boards(small_store: Path) -> None:
 
 
 def test_adding_a_language_does_not_change_another_languages_boards(small_store: Path) -> None:
-    alone = compare(["en"], n_boards=50, seed=8, store=small_store)[0]
-    both = compare(["es", "en"], n_boards=50, seed=8, store=small_store)[1]
-    assert alone.boards == both.boards and alone.scores == both.scores
+    """On a given basis; by default adding es (no dice) moves the whole table, en too, onto letters."""
+    for roll in ("letters", "own"):
+        alone = compare(["en"], n_boards=50, seed=8, store=small_store, roll=roll)[0]
+        both = compare(["es", "en"], n_boards=50, seed=8, store=small_store, roll=roll)[1]
+        assert alone.boards == both.boards and alone.scores == both.scores
+    assert compare(["en"], n_boards=5, seed=8, store=small_store)[0].source.kind == "dice"
+    assert compare(["es", "en"], n_boards=5, seed=8, store=small_store)[1].source.kind == "distribution"
 
 
 # --- the command ------------------------------------------------------------------------------
 
 
 def test_compare_table_and_json(small_store: Path) -> None:
-    result = _run("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))
+    result = _run("en", "es", "--boards", "120", "--seed", "3", "--roll", "own", "--store", str(small_store))
     assert result.exit_code == 0, result.stderr
     lines = result.stdout.splitlines()
     assert lines[0].split()[:3] == ["lang", "boards", "from"]
@@ -194,7 +198,7 @@ def test_compare_table_and_json(small_store: Path) -> None:
     assert lines[3].startswith("es ") and "distribution (alphabet)" in lines[3]
     assert "--seed 3" in result.stdout
     assert "es: 120 4x4 boards, letter distribution" in result.stderr  # progress on stderr
-    data = _json("en", "es", "--boards", "120", "--seed", "3", "--store", str(small_store))
+    data = _json("en", "es", "--boards", "120", "--seed", "3", "--roll", "own", "--store", str(small_store))
     assert (data["seed"], data["n_boards"], data["rows"], data["cols"]) == (3, 120, 4, 4)
     for lang in data["languages"]:
         assert len(lang["boards"]) == 120 and lang["seed"] == language_seed(3, lang["lang"])
@@ -290,7 +294,20 @@ def test_optimize_time_calls_the_optimizer_on_the_same_dice_or_faces(
     fake.optimize = fake_optimize  # type: ignore[attr-defined]
     monkeypatch.setitem(sys.modules, "boggle_i18n.optimize", types.ModuleType("boggle_i18n.optimize"))
     monkeypatch.setitem(sys.modules, "boggle_i18n.optimize.optimizer", fake)
-    data = _json("en", "es", "--boards", "20", "--seed", "5", "--optimize-time", "2.5", "--store", str(small_store))
+    data = _json(
+        "en",
+        "es",
+        "--boards",
+        "20",
+        "--seed",
+        "5",
+        "--optimize-time",
+        "2.5",
+        "--roll",
+        "own",
+        "--store",
+        str(small_store),
+    )
     en, es = calls
     assert en["dice"] == data["languages"][0]["boards_from"]["dice"] and en["time_limit"] == 2.5
     assert en["seed"] == language_seed(5, "en") and en["shape"] == (4, 4)
@@ -323,7 +340,7 @@ def test_optimize_time_without_the_optimizer_is_one_error_line(
 
 def test_real_data_en_dice_and_es_distribution(built_store: Path) -> None:
     """en (ENABLE) on its 4x4 dice and es (wspanish) from its letter distribution, checked against the reference."""
-    data = _json("en", "es", "--boards", "400", "--seed", "1", "--store", str(built_store))
+    data = _json("en", "es", "--boards", "400", "--seed", "1", "--roll", "own", "--store", str(built_store))
     en, es = data["languages"]
     assert en["boards_from"]["kind"] == "dice" and es["boards_from"]["kind"] == "distribution"
     assert en["word_count"] == len(Lexicon.load("en", built_store)) > 170_000

@@ -22,6 +22,8 @@ REPO = Path(__file__).resolve().parent.parent
 EXPECTED = {
     "en", "nl", "de", "fr", "es", "it", "pt", "pt-br", "sv", "da", "nb", "nn", "pl",
     "ca", "bg", "uk", "fo", "gl", "eo", "ga", "gd", "gv",
+    # issue 26, from Hunspell dictionaries (the affix expander)
+    "af", "be", "bs", "hr", "id", "is", "kk", "lv", "ro", "sk", "sl", "sq", "sr", "sw",
 }  # fmt: skip
 
 
@@ -225,7 +227,7 @@ ANCHORS = {
     + [("Haus", "haus"), ("Kai", "kai"), ("oder", "oder"), ("essen", "essen")],
     "de-no-umlauts": [("Häuser", None), ("Straße", None), ("Haus", "haus"), ("bzw", None), ("Café", "cafe")],
     "de-ch": [("Strasse", "strasse"), ("CDU", None)],
-    "es": [("año", "año"), ("canción", "cancion"), ("abdicación/S|", "abdicacion"), ("ADSL", None), ("Madrid", None)],
+    "es": [("año", "año"), ("canción", "cancion"), ("abdicación", "abdicacion"), ("ADSL", None), ("Madrid", None)],
     "es-wspanish": [("año", "año"), ("canción", "cancion"), ("pingüino", "pinguino")],
     "fr": [
         ("brisé", "brise"),

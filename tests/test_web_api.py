@@ -299,6 +299,9 @@ def test_compare_job(client: TestClient) -> None:
     assert done["state"] == "done" and [row[0] for row in done["result"]["rows"]] == ["en", "nl"]
     langs = done["result"]["languages"]
     assert [len(x["scores"]) for x in langs] == [200, 200] and langs[0]["max"] == max(langs[0]["scores"])
+    # one basis for the table: en and nl both have 4x4 dice, so both roll dice under the same rules
+    assert done["result"]["params"]["roll"] == "dice"
+    assert {x["boards_from"]["kind"] for x in langs} == {"dice"}
 
 
 def test_optimize_job_streams_progress_and_stops(client: TestClient) -> None:

@@ -10,7 +10,8 @@ stage (`a.m.k.`, hyphens, apostrophes, foreign letters), and the vowel-less word
 `--precision`, also the affix expander's precision against `hunspell -G`
 (tools/affix_precision.py: 1,000 random forms, seed 1).
 
-    python tools/new_languages_doc.py cs sk sl --json out.json      # figures and misses as JSON
+    python tools/new_languages_doc.py sk sl --json out.json      # figures and misses as JSON
+    python tools/new_languages_doc.py sk sl --timings builds.txt --json out.json   # builds timed before
     python tools/new_languages_doc.py --from out.json --write docs/languages.md   # the Markdown section
 """
 
@@ -30,8 +31,21 @@ END = "<!-- new_languages:end -->"
 SHOW = 12
 
 
-def measure_language(code: str, store: Path, precision: bool) -> dict:
-    """Everything the doc shows about one language, built in `store`."""
+def read_timings(path: Path | None) -> dict[str, tuple[float, float]]:
+    """Build timings already measured, `CODE TIME <s> s <KB> KB` per line, as written by
+    `/usr/bin/time -f "CODE TIME %e s %M KB" boggle-i18n build-lexicon CODE`: code -> (seconds, MiB)."""
+    out: dict[str, tuple[float, float]] = {}
+    for line in path.read_text().splitlines() if path else []:
+        parts = line.split()
+        if len(parts) == 6 and parts[1] == "TIME":
+            out[parts[0]] = (float(parts[2]), float(parts[4]) / 1024)
+    return out
+
+
+def measure_language(
+    code: str, store: Path, precision: bool, timings: dict[str, tuple[float, float]] | None = None
+) -> dict:
+    """Everything the doc shows about one language, built in `store` (or as built there, with its timing)."""
     sys.path.insert(0, str(REPO))
     sys.path.insert(0, str(REPO / "tools"))
     from measure_builds import measure
@@ -44,7 +58,11 @@ def measure_language(code: str, store: Path, precision: bool) -> dict:
     language = get_language(code)
     name = language.lexicon
     assert name is not None
-    built = measure(name, store)
+    if timings and name in timings and (store / f"{name}.json").is_file():
+        seconds, mib = timings[name]
+        built = {"manifest": json.loads((store / f"{name}.json").read_text()), "seconds": seconds, "peak_mib": mib}
+    else:
+        built = measure(name, store)
     if built is None:
         raise SystemExit(f"{name}: the build failed")
     m = built["manifest"]
@@ -75,14 +93,32 @@ def measure_language(code: str, store: Path, precision: bool) -> dict:
     if language.wordfreq:
         cov = coverage(lexicon, language)
         out["coverage"] = {"share": cov.share, "checked": cov.checked, "missing": list(cov.missing)}
-    if precision:
+    src = load_recipe(name).source
+    dic = Path(src.system[0])
+    key = (str(dic), src.suffix_levels, src.prefix_levels)
+    if precision and key in PRECISION:
+        r = PRECISION[key]
+        out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
+    elif precision:
         from affix_precision import measure as affix_measure
 
-        src = load_recipe(name).source
-        dic = Path(src.system[0])
         r = affix_measure(dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1)
         out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
     return out
+
+
+PRECISION: dict[tuple[str, int, int], dict] = {}
+
+
+def read_precision(paths: list[Path]) -> None:
+    """Runs of `tools/affix_precision.py --json` (one JSON object a line), reused instead of expanding again."""
+    for path in paths:
+        for line in path.read_text().splitlines():
+            try:
+                r = json.loads(line)
+            except json.JSONDecodeError:
+                continue
+            PRECISION[(r["dic"], r["depth"]["suffixes"], r["depth"]["prefixes"])] = r
 
 
 def markdown(rows: list[dict]) -> str:
@@ -123,17 +159,20 @@ def main() -> None:
     parser.add_argument("codes", nargs="*")
     parser.add_argument("--store", type=Path, default=Path(os.environ.get("BOGGLE_I18N_HOME", "store")))
     parser.add_argument("--precision", action="store_true")
+    parser.add_argument("--precision-from", type=Path, nargs="*", default=[], help="affix_precision.py --json runs")
+    parser.add_argument("--timings", type=Path, help="builds already timed (see read_timings): not built again")
     parser.add_argument("--json", type=Path, help="add the figures to this JSON file (one entry per language)")
     parser.add_argument("--from", dest="source", type=Path, help="write the Markdown from this JSON file")
     parser.add_argument("--write", type=Path, help="replace the marked section of this Markdown file")
     args = parser.parse_args()
+    read_precision(args.precision_from)
     rows: dict[str, dict] = {}
     if args.json and args.json.is_file():
         rows = {r["lang"]: r for r in json.loads(args.json.read_text())}
     if args.source:
         rows.update({r["lang"]: r for r in json.loads(args.source.read_text())})
     for code in args.codes:
-        rows[code] = measure_language(code, args.store, args.precision)
+        rows[code] = measure_language(code, args.store, args.precision, read_timings(args.timings))
         r = rows[code]
         cov = f"{r['coverage']['share']:.1%}" if r["coverage"] else "-"
         print(f"{code}: {r['words']:,} words, {r['seconds']} s, {r['peak_mib']} MiB, coverage {cov}", file=sys.stderr)

@@ -1,0 +1,81 @@
+"""Anchor words of issue 26's languages, on real data, without building the whole lexicons.
+
+tests/test_debian_lists.py builds a sample of the new languages whole (af bs is sw); the others
+take 30 s to 2 min each. Here each language's real recipe (its letter policy, its depth, its
+Debian .aff) is run on the stems of its .dic that begin like an anchor word: everyday words must
+come out, in the language's own letters; names and abbreviations must not. A form made from a
+subset of the stems is made from all of them, so a word found here is in the full lexicon.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+
+from boggle_i18n import build_lexicon
+from boggle_i18n.lookup import lookup
+from boggle_i18n.pipeline import load_recipe
+
+CI = os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+# Everyday words (nouns with a plural, a verb form, adjectives, adverbs) and junk (names,
+# abbreviations) per language, as a player would type them.
+ANCHORS = {
+    "sk": ("dom domy voda vody robím veľký dobre človek ľudia mesto", "bratislava sr"),
+    "sl": ("hiša hiše voda delam velik dobro človek ljudje mesto", "ljubljana npr"),
+    "hr": ("kuća kuće grad gradovi voda škola radim veliki dobro čovjek ljudi", "zagreb split"),
+    "sr": ("кућа куће град вода школа радим велики добро људи", "београдац србијанка"),
+    "ro": ("casă case apă școală lucrez mare bine omul oameni oraș", "bucurești"),
+    "lv": ("māja mājas ūdens skola strādāju liels labi cilvēks cilvēki pilsēta", "rīga"),
+    "be": ("дом вада школа вялікі добра чалавек людзі горад", "мінск"),
+    "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "адиль агзам"),
+    "sq": ("shtëpi ujë shkollë punoj madh mirë njeri njerëz qytet", "tirana"),
+    "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
+}
+
+
+def _mini_recipe(name: str, words: list[str], folder: Path) -> Path:
+    """Recipe `name` rewritten to read only the .dic stems beginning like one of `words`."""
+    recipe = load_recipe(name)
+    dic = Path(recipe.source.system[0])
+    if not dic.is_file():
+        message = f"{dic} not installed (apt-get install {recipe.source.system_package})"
+        if CI:
+            pytest.fail(message)
+        pytest.skip(message)
+    from boggle_i18n.pipeline.affixes import aff_encoding
+
+    encoding = aff_encoding(dic.with_suffix(".aff"))
+    starts = {w[:3] for w in words} | {w[:3].capitalize() for w in words}
+    lines = dic.read_bytes().decode(encoding, "replace").split("\n")[1:]
+    chosen = [line for line in lines if line[:3] in starts]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "mini.aff").write_bytes(dic.with_suffix(".aff").read_bytes())
+    (folder / "mini.dic").write_bytes(f"{len(chosen)}\n{chr(10).join(chosen)}\n".encode(encoding, "replace"))
+    raw = dict(recipe.raw)
+    raw.pop("extends", None)
+    raw["name"] = f"{name}-mini"
+    raw["source"] = {**raw["source"], "system": [str(folder / "mini.dic")]}
+    path = folder / f"{name}-mini.toml"
+    lines_out = [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in raw.items() if k not in ("source", "stages")]
+    lines_out += ["[source]"] + [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in raw["source"].items()]
+    for stage in raw["stages"]:
+        lines_out += ["[[stages]]"] + [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in stage.items()]
+    path.write_text("\n".join(lines_out) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("name", sorted(ANCHORS))
+def test_anchor_words_present_and_junk_absent(name: str, tmp_path: Path) -> None:
+    everyday, junk = (text.split() for text in ANCHORS[name])
+    path = _mini_recipe(name, everyday + junk, tmp_path / "dict")
+    store = tmp_path / "store"
+    lexicon = build_lexicon(str(path), store=store, download=False)
+    assert len(lexicon) > 100
+    answers = lookup(everyday + junk, lexicon=lexicon.name, store=store)
+    found = {a.word for a in answers if a.found}
+    assert set(everyday) - found == set()
+    assert set(junk) & found == set()
