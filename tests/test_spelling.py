@@ -96,3 +96,13 @@ def test_engines_spell_by_the_rule(engine: str) -> None:
     assert words("da[ng]/xos/xxx") == {}  # the [ng] face is the letter ng, not n + g
     assert words("cy[ng]/xor/xxx") == {"cyngor": 2}  # c y ng o r: 5 letters
     assert words("cyn/rog/xxx") == {}
+
+
+def test_turkish_board_typed_in_capitals() -> None:
+    """A Turkish board typed in capitals: I is ı and İ is i (the record's `lower`), never i and i + a dot."""
+    from boggle_i18n.solving import choose_board
+
+    _, board = choose_board("KIZ/ŞIK/İ..", lang="tr")
+    assert board.faces == ("k", "ı", "z", "ş", "ı", "k", "i", "", "")
+    _, english = choose_board("KIZ/ŞIK/I..", lang="en")
+    assert english.faces[1] == "i"
