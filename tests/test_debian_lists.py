@@ -152,6 +152,10 @@ EVERYDAY = {
     "fa": ["کتاب", "خانه", "مدرسه", "بزرگ", "شهر", "می\u200cشود"],
     "ko": "사람 학교 사랑 한국어 가공하다".split(),
     "cy": "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau".split(),
+    # Built whole here (not sampled above): one particle prefix in Hebrew, ё as е, Turkish ı and i apart.
+    "he": "שלום ספר הספר ובית מלך ילדים לעשות שהוא".split(),
+    "ru": "дом книги говорю ещё большой работать".split(),
+    "tr": "ışık kız kitap evler geliyorum çocuklar".split(),
 }
 # Junk the recipes must leave out (names, abbreviations, forms hunspell rejects, vowel-less
 # abbreviations the dictionary writes in lower case: preset wordlist-vowels), per language.
@@ -164,6 +168,9 @@ JUNK = {
     "el": ["αθήνα", "θεσσαλονίκη", "ΗΠΑ"],  # names and abbreviations are capitalised in el_GR
     "hy": ["իւր", "գիւղ"],  # classical orthography
     "cy": ["caerdydd", "abertawe"],
+    "he": ["והבית", "ושהוא"],  # two particles: the house rule takes one
+    "ru": ["москва", "ссср"],
+    "tr": ["istanbul", "ankara", "kiz"],  # kız with a dotted i is another word or none
 }
 
 
