@@ -36,7 +36,7 @@ class ReferenceSolver:
         spelled = spelling_of(lexicon)
         split = spelled.split if spelled else list
         face_letters = [split(face) for face in faces]
-        length = spelled.length
+        length = spelled.length if spelled else len
 
         def spells(word: str) -> bool:
             return not spelled or split(word) == [u for c in path for u in face_letters[c]]
