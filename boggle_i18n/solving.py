@@ -47,7 +47,8 @@ def choose_board(
         store=store,
     )
     if chosen.language.lower:  # Turkish: a typed I is ı, İ is i (the parser's lower case would say i, i + dot)
-        text = text.translate(str.maketrans(dict(chosen.language.lower)))
+        table: dict[str, str | int | None] = dict(chosen.language.lower)
+        text = text.translate(str.maketrans(table))
     board = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, size)
     return chosen.for_size(board.size), board
 
