@@ -199,14 +199,17 @@ def parse_aff(aff: Path) -> AffixFile:
     special: dict[str, set[str]] = {}
     raw_rules: list[tuple[str, list[str]]] = []
     headers: dict[tuple[str, str], tuple[bool, int]] = {}
+    af_count_read = False  # the first AF line gives the number of aliases, the next ones the aliases
     for parts in lines:
         if not parts or parts[0].startswith("#"):
             continue
         key = parts[0]
         if key == "FLAG" and len(parts) >= 2:
             out.flag_type = {"num": "num", "long": "long", "utf-8": "utf8"}.get(parts[1].lower(), "char")
-        elif key == "AF" and len(parts) >= 2 and not (len(out.aliases) == 0 and parts[1].isdigit() and len(parts) == 2):
-            out.aliases.append(parts[1])
+        elif key == "AF" and len(parts) >= 2:
+            if af_count_read:
+                out.aliases.append(parts[1])
+            af_count_read = True
         elif key in _SPECIAL and len(parts) >= 2:
             special.setdefault("NEEDAFFIX" if key == "PSEUDOROOT" else key, set()).add(parts[1])
         elif key == "FULLSTRIP":
