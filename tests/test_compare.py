@@ -357,7 +357,7 @@ def test_real_data_en_dice_and_es_distribution(built_store: Path) -> None:
         assert all(w in lexicon for w in lang["longest_words"])
 
 
-# --- one basis: --roll letters|dice ---------------------------------------------------------
+# --- one basis: --roll letters|dice|own--------------------------------------------------------
 
 
 def test_roll_letters_puts_every_language_on_its_letter_distribution(small_store: Path) -> None:

@@ -105,7 +105,7 @@ PLACEHOLDERS = {
     "--host": "HOST",
     "--port": "PORT",
     "--results": "DIR",
-    "--roll": "letters|dice",
+    "--roll": "letters|dice|own",
     "--tier": "full|common",
 }
 
