@@ -7,8 +7,13 @@ a-z with q = qu, ENABLE2K, 3+ letters, the classic 4x4 table on every size. Each
 engine (`fast` on its C kernel, `numba`, `reference`) scores the same boards; so
 does a plain set-of-prefixes Python solver written below (the usual 40-line
 solver), the baseline of the ratios. Dutch
-boards are rolled from the `nl-4x4` dice and scored on `nl`. Last, whole
-`boggle-i18n score` processes read a file of boards with 1 and 2 workers.
+boards are rolled from the `nl-4x4` dice and scored on `nl`. Then whole
+`boggle-i18n score` processes read a file of boards with 1 and 2 workers. Last,
+`score --workers 1` reads the same boards written in each notation (bare, rows
+split by `/` or spaces, `[qu]` in brackets), for two kinds of board (uniform
+letters, English dice rolls), beside the in-process engine and the plain Python
+solver on the same boards; and `random --count N` is timed alone and piped into
+`score -`.
 Lexicons are built from ../shared into a temporary store. Figures are medians of
 R runs; nothing here is asserted by a test.
 """
@@ -148,6 +153,49 @@ def run_child(args: list[str]) -> tuple[dict[str, float], float]:
     return data, data["peak_mib"]
 
 
+def notations(faces: list[str], side: int) -> dict[str, str]:
+    """One board in each notation `score` reads: a `qu` face is `q` (English shorthand) or `[qu]`."""
+    short = ["q" if f == "qu" else f for f in faces]
+    rows = ["".join(short[r * side : (r + 1) * side]) for r in range(side)]
+    bracketed = ["".join(f if len(f) == 1 else f"[{f}]" for f in faces[r * side : (r + 1) * side]) for r in range(side)]
+    return {"bare": "".join(rows), "/": "/".join(rows), "spaces": " ".join(rows), "/ and [qu]": "/".join(bracketed)}
+
+
+def notation_rates(
+    store: str, tmp: str, kinds: dict[str, list[list[str]]], words: set[str], prefixes: set[str], points: list[int],
+    repeat: int,
+) -> None:  # fmt: skip
+    """`score --workers 1` end to end per notation and kind of board, beside the engine and the Python baseline."""
+    n = len(next(iter(kinds.values())))
+    print(f"\nboggle-i18n score --workers 1, whole process, {n:,} 4x4 boards a file, by notation (median of {repeat}):")
+    print(f"{'boards':16} {'notation':11} {'boards/s':>10} {'x bare':>7} {'x engine':>9} {'x prefix-set':>12}  score")
+    for kind, boards in kinds.items():
+        files = {}
+        for name in ("bare", "/", "spaces", "/ and [qu]"):
+            files[name] = Path(tmp) / f"{kind.split()[0]}-{len(files)}.txt"
+            files[name].write_text("".join(notations(f, 4)[name] + "\n" for f in boards))
+        engine, _ = run_child([store, "en-enable2k", "fast", str(files["bare"]), "16", str(repeat)])
+        some = boards[:1000]
+        base = len(some) / median_time(
+            lambda some=some: [prefix_solver(words, prefixes, f, 4, points) for f in some], repeat
+        )
+        run_score(store, "en-enable2k", files["bare"], 1)  # the page cache warm
+        runs: dict[str, list[tuple[float, float, str]]] = {name: [] for name in files}
+        for _ in range(repeat):  # alternating, so the machine's load falls on every notation alike
+            for name, path in files.items():
+                runs[name].append(run_score(store, "en-enable2k", path, 1))
+        rates = {name: n / statistics.median(r[0] for r in got) for name, got in runs.items()}
+        for name, rate in rates.items():
+            print(
+                f"{kind:16} {name:11} {rate:>10,.0f} {rate / rates['bare']:>7.2f} "
+                f"{rate / engine['boards_per_s']:>9.2f} {rate / base:>12.1f}  {runs[name][0][2]}"
+            )
+        print(
+            f"{kind:16} {'(engine)':11} {engine['boards_per_s']:>10,.0f}   in process, score_codes on the same boards"
+        )
+        print(f"{kind:16} {'(prefix-set)':11} {base:>10,.0f}   plain Python baseline, in process, 1,000 of them")
+
+
 def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tuple[float, float, str]:
     """One whole `boggle-i18n score` process: (seconds, peak RSS of the main process in MiB, total score)."""
     env = {**os.environ, "BOGGLE_I18N_HOME": store}
@@ -178,6 +226,9 @@ def main() -> None:
     parser.add_argument("--boards", type=int, default=50_000, help="boards per size for the fast engine")
     parser.add_argument("--repeat", type=int, default=5, help="runs per figure (medians)")
     parser.add_argument("--score-boards", type=int, default=200_000, help="boards in the `score` end-to-end file")
+    parser.add_argument("--notation-boards", type=int, default=1_000_000, help="boards a file, score by notation")
+    parser.add_argument("--only-notations", action="store_true", help="only the by-notation `score` figures")
+    parser.add_argument("--only-random", action="store_true", help="only the `random --count` figures")
     parser.add_argument("--quick", action="store_true", help="small figures, for a smoke run")
     parser.add_argument("--child", nargs=6, help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -186,7 +237,7 @@ def main() -> None:
         child(store, name, engine, boards_file, int(cells), int(repeat))
         return
     if args.quick:
-        args.boards, args.repeat, args.score_boards = 5_000, 3, 20_000
+        args.boards, args.repeat, args.score_boards, args.notation_boards = 5_000, 3, 20_000, 20_000
 
     from boggle_i18n import build_lexicon, get_dice
     from boggle_i18n.scoring import get_scoring
@@ -208,6 +259,12 @@ def main() -> None:
         points = [classic.points(n) for n in range(30)]
         words = {w.strip() for w in (SHARED / "en-enable2k.txt").read_text().split() if len(w.strip()) >= 3}
         prefixes = {w[:i] for w in words for i in range(1, len(w) + 1)}
+        if args.only_random:
+            random_rates(store, tmp, args.notation_boards, args.repeat)
+            return
+        if args.only_notations:
+            notation_rates(store, tmp, board_kinds(args.notation_boards), words, prefixes, points, args.repeat)
+            return
 
         # The first fast run compiles the trie into the store's cache: time it once, apart.
         warm = Path(tmp) / "warm.txt"
@@ -288,6 +345,42 @@ def main() -> None:
         print(f"  --workers 2 speed-up over --workers 1: {results[1] / results[2]:.2f}x")
         nl_score = run_score(store, "nl", nl_path, 1)
         print(f"  score on nl ({args.boards:,} dice boards, --workers 1): peak {nl_score[1]:.0f} MiB")
+        notation_rates(store, tmp, board_kinds(args.notation_boards), words, prefixes, points, args.repeat)
+        random_rates(store, tmp, args.notation_boards, args.repeat)
+
+
+def random_rates(store: str, tmp: str, n: int, repeat: int) -> None:
+    """`random --count N` alone, piped into `score -`, and `score` of the same boards from a file, alternating."""
+    exe = str(Path(sys.executable).with_name("boggle-i18n"))
+    env = {**os.environ, "BOGGLE_I18N_HOME": store}
+    rolled = Path(tmp) / "rolled.txt"
+    roll = f"{exe} random --lang en --count {n} --seed 5"
+    rules = "--lexicon en-enable2k --min-length 3 --scoring classic-4x4"
+    commands = {
+        "random --count N > file": f"{roll} > {rolled}",
+        "random --count N | score -": f"{roll} | {exe} score - {rules} > /dev/null 2>&1",
+        "score file (the same boards)": f"{exe} score {rolled} {rules} > /dev/null 2>&1",
+    }
+    subprocess.run(commands["random --count N > file"], shell=True, env=env, check=True)
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for _ in range(repeat):
+        for name, command in commands.items():
+            started = time.perf_counter()
+            subprocess.run(command, shell=True, env=env, check=True)
+            times[name].append(time.perf_counter() - started)
+    print(f"\nrandom --lang en --count {n:,} (en-new-4x4 dice), whole processes (median of {repeat}):")
+    for name, values in times.items():
+        print(f"  {name:30} {statistics.median(values):6.2f} s  {n / statistics.median(values):>10,.0f} boards/s")
+
+
+def board_kinds(n: int) -> dict[str, list[list[str]]]:
+    """`n` uniform a-z boards (q = qu) and `n` rolls of the en-new-4x4 dice, as faces."""
+    from boggle_i18n import get_dice
+
+    uniform = [["qu" if ch == "q" else ch for ch in board] for board in random_boards(n, 16, seed=42)]
+    dice = get_dice("en-new-4x4")
+    rng = random.Random(43)
+    return {"uniform a-z": uniform, "en-new-4x4 dice": [list(dice.roll(rng).faces) for _ in range(n)]}
 
 
 if __name__ == "__main__":

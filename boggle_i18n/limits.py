@@ -61,6 +61,7 @@ LIMITS: dict[str, Limit] = {
         Limit("points", 0, MAX_POINTS, "points for one word, in a scoring table or a preset's rule beyond it"),
         Limit("seed", 0, INT64_MAX, "random seed (random, compare, optimize; the API's seed=)"),
         Limit("boards", 1, 10_000_000, "random boards per language (compare --boards)"),
+        Limit("count", 1, 10**12, "boards streamed by random --count"),
         Limit("workers", 0, 256, "workers (score, optimize --workers; 0: one per core)"),
         Limit("restarts", 1, 10**9, "optimize --restarts"),
         Limit("iterations", 1, 10**9, "optimize --iterations (per restart)"),

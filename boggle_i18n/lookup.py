@@ -10,6 +10,11 @@ A player types words in any case: the word is tried as typed and then in lower
 case (a capital a list marks as a name would otherwise hide `Kaas`), and the
 first form the lexicon holds answers; else the first form a stage dropped
 explains why (`Madrid`: the capital rule), or the source never had it.
+
+Each answer also has a `category`, the reason in a player's terms (`abbreviation`,
+`proper-name`, `not-in-source` ...; see `CATEGORIES`): the web page shows it in the
+player's language, the CLI prints it beside the stage. It is decided here, from the
+stage that dropped the word and what that stage saw, never by a face.
 """
 
 from __future__ import annotations
@@ -26,7 +31,36 @@ from .lexicon.build import ensure_lexicon, stage_context
 from .lexicon.store import Lexicon
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages
-from .pipeline.stages import STATEFUL, StageFn
+from .pipeline.stages import STATEFUL, StageFn, _is_abbreviation
+
+# The reason categories an answer can have, with the phrase the CLI prints (the web page has them translated).
+CATEGORIES = {
+    "word": "a word",
+    "abbreviation": "an abbreviation",
+    "proper-name": "a proper name",
+    "foreign": "a word of another language",
+    "letters": "has letters the game does not use",
+    "length": "too short or too long for the game",
+    "rare": "too rare for this word list",
+    "excluded": "left out by the word list's rules",
+    "not-in-source": "not in the source list",
+}
+# A blocklist file says what it lists by the last part of its name (`lists/de-abbreviations.txt`).
+_LIST_KINDS = {
+    "abbreviations": "abbreviation",
+    "junk": "abbreviation",
+    "names": "proper-name",
+    "first-names": "proper-name",
+    "places": "proper-name",
+    "english": "foreign",
+}
+_STAGE_KINDS = {
+    "require-vowel": "abbreviation",  # no vowel: btw, kg, cm, pst
+    "alphabet": "letters",
+    "dice-alphabet": "letters",
+    "length": "length",
+    "frequent": "rare",
+}
 
 
 @dataclass(frozen=True)
@@ -36,6 +70,20 @@ class Dropped:
     index: int
     stage: str
     params: dict[str, Any]
+    entry: str = ""  # the entry as the stage saw it (`BMW`), for its category
+
+    @property
+    def category(self) -> str:
+        """Why, in a player's terms: a key of `CATEGORIES`."""
+        if self.stage in ("case", "drop-capitalised"):
+            return "abbreviation" if _is_abbreviation(self.entry) else "proper-name"
+        if self.stage == "blocklist":
+            stem = str(self.params.get("file", "")).rsplit("/", 1)[-1].removesuffix(".txt")
+            for kind in sorted(_LIST_KINDS, key=len, reverse=True):
+                if stem.endswith("-" + kind) or stem == kind:
+                    return _LIST_KINDS[kind]
+            return "excluded"
+        return _STAGE_KINDS.get(self.stage, "excluded")
 
     def label(self) -> str:
         """`stage 9 (blocklist file='lists/de-abbreviations.txt')`."""
@@ -62,6 +110,13 @@ class Answer:
             return f"dropped by {self.dropped.label()}"
         return f"not in the source of {self.lexicon}"
 
+    @property
+    def category(self) -> str:
+        """The reason in a player's terms (a key of `CATEGORIES`): the same from the CLI and the web page."""
+        if self.found:
+            return "word"
+        return self.dropped.category if self.dropped is not None else "not-in-source"
+
     def to_dict(self) -> dict[str, Any]:
         """JSON form (`lookup --json`)."""
         dropped = None
@@ -74,6 +129,7 @@ class Answer:
             "lexicon": self.lexicon,
             "dropped_by": dropped,
             "reason": self.reason,
+            "category": self.category,
         }
 
 
@@ -97,7 +153,7 @@ class WordChecker:
                 continue
             out = fn(entry)
             if out is None:
-                return None, Dropped(i, name, dict(params))
+                return None, Dropped(i, name, dict(params), entry)
             entry = out
         return entry, None
 

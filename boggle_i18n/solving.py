@@ -35,7 +35,11 @@ def choose_board(
     store: str | os.PathLike[str] | None = None,
     file_format: bool = False,
 ) -> tuple[Selection, Board]:
-    """Parse `text` with the chosen language's shorthands and fit the selection to the board's size."""
+    """Parse `text` with the chosen language's shorthands and fit the selection to the board's size.
+
+    A face with a letter outside the language's alphabet is refused here (`Language.check_faces`), before any
+    lexicon is loaded: `solve` and the web page's `/api/solve` both call this, so both refuse it alike.
+    """
     chosen = select(
         lang=lang,
         lexicon=lexicon,
@@ -50,6 +54,7 @@ def choose_board(
         table: dict[str, str | int | None] = dict(chosen.language.lower)
         text = text.translate(str.maketrans(table))
     board = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, size)
+    chosen.language.check_faces(board.faces)
     return chosen.for_size(board.size), board
 
 

@@ -25,6 +25,7 @@ VARIANTS: dict[str, list[list[str]]] = {
         ["random", "--lang", "en", "--size", "3x7", "--letters", "uniform", "--seed", "2"],
         ["random", "--lang", "en", "--letters", "lexicon", "--seed", "3"],
         ["random", "--lang", "es", "--letters", "lexicon", "--seed", "4"],
+        ["random", "--lang", "en", "--count", "3", "--seed", "5"],  # JSON Lines, with `index`
     ],
     "compare": [
         ["compare", "en", "--boards", "20", "--seed", "1"],
@@ -102,7 +103,7 @@ def command_outputs(root: Path) -> dict[str, list[Any]]:
                 result = runner.invoke(app, [*args, "--json"], input=BOARDS if command == "score" else None)
                 if result.exit_code not in (0, 1) or not result.stdout.strip():
                     raise AssertionError(f"{args}: exit {result.exit_code}\n{result.output}")
-                if command == "score":
+                if command == "score" or "--count" in args:
                     out.setdefault(command, []).extend(json.loads(line) for line in result.stdout.splitlines())
                 else:
                     out.setdefault(command, []).append(json.loads(result.stdout))

@@ -17,7 +17,7 @@ from conftest import FIXTURES
 from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
-from boggle_i18n.batch import TOO_LONG, read_blocks
+from boggle_i18n.batch import Block, read_blocks
 from boggle_i18n.cli import app
 from boggle_i18n.errors import BoardError
 from boggle_i18n.pipeline import runner as stage_runner
@@ -183,13 +183,13 @@ def test_a_huge_line_is_skipped_with_flat_memory() -> None:
     """A 20 MB line: never held (peak allocation far below its size), reported as that line with its length."""
     tracemalloc.start()
     try:
-        blocks: list[tuple[int, bytes]] = list(read_blocks(_Endless(20_000_000)))  # type: ignore[arg-type]
+        blocks: list[Block] = list(read_blocks(_Endless(20_000_000)))  # type: ignore[arg-type]
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert peak < 2_000_000, peak
-    assert blocks[0] == (1, TOO_LONG + b"20000000\n")
-    assert b"".join(b for _, b in blocks[1:]) == b"streaedlp\n"
+    assert blocks[0] == (1, b"\n", ((1, 20_000_000),))  # told out of band: no input byte can pass for it
+    assert b"".join(b.data for b in blocks[1:]) == b"streaedlp\n"
 
 
 def test_score_long_lines_tabs_and_a_bom_mid_file(store: Path) -> None:
@@ -249,3 +249,31 @@ def test_faces_outside_the_alphabet_are_refused_everywhere(
     assert scored.exit_code == 1 and message in scored.stdout, scored.output
     with pytest.raises(BoardError, match=message):
         solve(parse_board(board), Lexicon.load(lexicon, store), lang=lang)
+
+
+def test_solve_board_files_are_bounded_and_utf8_checked(built_store: Path, tmp_path: Path) -> None:
+    """`solve --file` and `solve -`: a 50 MB line is refused as it is read (flat memory), bad UTF-8 is one line."""
+    from boggle_i18n.cli.solve_cmd import read_board_stream
+
+    tracemalloc.start()
+    try:
+        with pytest.raises(BoardError, match="line 1 is over the maximum 65,536 bytes"):
+            read_board_stream(_Endless(50_000_000), "board input")  # type: ignore[arg-type]
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 2_000_000, peak
+    with pytest.raises(BoardError, match="line 3 is over"):
+        read_board_stream(io.BytesIO(b"pers\nlatg\n" + b"s" * 70_000 + b"\n"), "board input")
+    with pytest.raises(BoardError, match="is over 4,194,304 bytes"):
+        read_board_stream(io.BytesIO(b"# comment\n" * 500_000), "board input")
+    base = ["solve", "--lexicon", "en-enable2k", "--store", str(built_store)]
+    result = runner.invoke(app, [*base, "-"], input=b"pers\nlat\xe9\n")
+    assert result.exit_code == 1
+    assert result.stderr == "Error: board input is not UTF-8 text (line 2: byte 0xe9)\n"
+    long = tmp_path / "long.txt"
+    long.write_bytes(b"a" * 100_000 + b"\n")
+    result = runner.invoke(app, [*base, "--file", str(long)])
+    assert result.exit_code == 1 and result.stderr.count("\n") == 1 and "over the maximum" in result.stderr
+    result = runner.invoke(app, [*base, "--file", "-", "--json"], input="pers\nlatg\nsine\nters\n")
+    assert result.exit_code == 0 and '"score": 3625' in result.stdout

@@ -146,30 +146,41 @@ def test_a_cache_file_with_links_outside_the_trie_is_not_trusted(tmp_path: Path)
     assert from_file(path, "key") is None
 
 
-def test_plain_lines_parse_and_format_in_c() -> None:
-    """plain_codes accepts only whole plain lines of one length; format_rows writes what the Python path wrote."""
+def test_board_lines_parse_and_format_in_c() -> None:
+    """parse_lines reads every notation it is sure of, hands the rest to Python; format_lines writes the rows."""
     if not fast.c_kernel_built():
         pytest.skip("the C kernel was not built here")
     kernel = fast.load_kernel("c")
     table = np.full(256, -1, np.int32)
-    table[ord("a") : ord("z") + 1] = np.arange(26)
-    codes = np.empty((2, 4), np.int32)
-    assert kernel.plain_codes(b"abcd\nwxyz\n", table, 4, codes)
-    assert codes.tolist() == [[0, 1, 2, 3], [22, 23, 24, 25]]
-    for block in (b"abcd\nwx z\n", b"abc\nwxyzz\n", b"abcd\r\nwxy\n", b"abc\xc3\nwxyz\n"):
-        assert not kernel.plain_codes(block, table, 4, np.empty((2, 4), np.int32)), block
+    table[ord("a") : ord("z") + 1] = np.arange(1, 27)
+    table[ord("A") : ord("Z") + 1] = np.arange(1, 27)
+    brackets = bytes([2]) + b"qu" + np.int32(27).tobytes()
+    data = b"abcd\n a/b\tc d/ \n# x\n\n[QU]./ab\n[]a/bc\nab[cd\nabc\n\xef\xbb\xbfab/cd\na\xc3\xa9\nab/c\n"
+    codes = np.empty(len(data), np.int32)
+    meta = np.empty((data.count(b"\n"), 6), np.int64)
+    lines, used = kernel.parse_lines(data, table, b"", brackets, (0, 0), (0, 0), codes, meta)
+    assert lines == 11
+    status = meta[:, 0].tolist()
+    assert status == [0, 0, 1, 1, 0, 0, 2, 2, 0, 2, 2]
+    assert [tuple(r) for r in meta[[0, 1, 4, 5, 8], 3:5].tolist()] == [(2, 2), (4, 1), (2, 2), (2, 2), (2, 2)]
+    assert codes[:used].tolist() == [1, 2, 3, 4, 1, 2, 3, 4, 27, 0, 1, 2, 0, 1, 2, 3, 1, 2, 3, 4]
+    assert data[meta[1, 1] : meta[1, 2]] == b"a/b\tc d/"
+    assert data[meta[8, 1] : meta[8, 2]] == b"ab/cd"  # a BOM starting a line is not part of it
+    # --size 2x2 refuses a 1x2 board; a plain line takes the fixed shape first
+    lines, used = kernel.parse_lines(b"ab\nabcdefgh\n", table, b"", b"", (2, 4), (0, 0), codes, meta)
+    assert meta[:2, 0].tolist() == [2, 0] and meta[1, 3:5].tolist() == [2, 4]
+    lines, used = kernel.parse_lines(b"[qu]b\n", table, b"", brackets, (0, 0), (2, 2), codes, meta)
+    assert meta[0, 0] == 2
     with pytest.raises(ValueError):
-        kernel.plain_codes(b"abcd\n", table, 4, np.empty((2, 4), np.int32))
+        kernel.parse_lines(b"abcd", table, b"", b"", (0, 0), (0, 0), codes, meta)  # not whole lines
     with pytest.raises(ValueError):
-        kernel.plain_codes(b"abcd\n", table[:10], 4, np.empty((1, 4), np.int32))
-    scores = np.array([0, -3, 2**40], np.int64)
-    words = np.array([0, 7, 2**31 - 1], np.int32)
-    text, total = kernel.format_rows(b"ab\ncd\nef\n", 2, scores, words)
-    assert text == "".join(
-        f"{b}\t{s}\t{w}\n" for b, s, w in zip(["ab", "cd", "ef"], scores.tolist(), words.tolist(), strict=True)
-    )
-    assert total == sum(scores.tolist())
+        kernel.parse_lines(b"abcd\n", table[:10], b"", b"", (0, 0), (0, 0), codes, meta)
+    data = b"ab/cd\n\n a\tb \n"
+    lines, used = kernel.parse_lines(data, table, b"", b"", (0, 0), (0, 0), codes, meta)
+    scores = np.array([-3, 2**40], np.int64)
+    words = np.array([7, 2**31 - 1], np.int32)
+    text, total = kernel.format_lines(data, meta, lines, scores, words)
+    assert text == f"ab/cd\t-3\t7\na b\t{2**40}\t{2**31 - 1}\n"
+    assert total == 2**40 - 3
     with pytest.raises(ValueError):
-        kernel.format_rows(b"ab\ncd\n", 2, scores, words)
-    with pytest.raises(ValueError):
-        kernel.format_rows(b"\xe9b\ncd\nef\n", 2, scores, words)
+        kernel.format_lines(data, meta, lines, scores[:1], words)

@@ -42,6 +42,16 @@ def test_says_which_stage_dropped_it(german: Path) -> None:
         {"file": "lists/de-names.txt", "match": "word"},
     )
     assert berlin.reason.startswith("dropped by stage ") and "de-names.txt" in berlin.reason
+    assert (bmw.category, berlin.category) == ("abbreviation", "proper-name")
+
+
+def test_categories_in_a_players_terms(german: Path) -> None:
+    """The reason category the web page translates: decided by the library, from the stage and what it saw."""
+    bzw, katze, haus, apostrophe, short = lookup(["bzw", "Katze", "Haus", "hau's", "ab"], lang="de", store=german)
+    assert bzw.category == "abbreviation"  # lists/de-abbreviations.txt
+    assert katze.category == "not-in-source" and haus.category == "word"
+    assert apostrophe.category == "letters" and short.category == "length"
+    assert all(a.to_dict()["category"] == a.category for a in (bzw, katze, haus))
 
 
 def test_a_word_the_source_never_had(german: Path) -> None:
@@ -61,7 +71,7 @@ def test_cli_text_json_and_stdin(german: Path) -> None:
     assert text.exit_code == 0, text.output
     assert text.stdout.splitlines() == [
         "Häuser -> haeuser: yes, in lexicon de",
-        "Berlin: no, dropped by stage 9 (blocklist file='lists/de-names.txt' match='word')",
+        "Berlin: no, a proper name: dropped by stage 9 (blocklist file='lists/de-names.txt' match='word')",
     ]
     data = json.loads(
         runner.invoke(

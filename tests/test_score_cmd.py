@@ -209,9 +209,9 @@ def test_read_blocks_cuts_at_newlines_and_counts_lines() -> None:
     data = "\ufeff" + "".join(f"line{i}\n" for i in range(1, 1000)) + "last"
     blocks = list(read_blocks(io.BytesIO(data.encode("utf-8")), size=64))
     assert len(blocks) > 10
-    assert b"".join(b for _, b in blocks).decode() == data.lstrip("\ufeff") + "\n"
-    for first, block in blocks:
-        assert block.endswith(b"\n")
+    assert b"".join(b.data for b in blocks).decode() == data.lstrip("\ufeff") + "\n"
+    for first, block, too_long in blocks:
+        assert block.endswith(b"\n") and too_long == ()
         head = block.split(b"\n", 1)[0].decode()
         assert head == ("last" if first == 1000 else f"line{first}")
 
@@ -226,12 +226,77 @@ def test_plain_block_path_equals_line_path(built_store: Path) -> None:
     assert plain.text.startswith("perslatgsineters\t3625\t1045\n")
 
 
-def test_non_utf8_input_is_one_error(built_store: Path, tmp_path: Path) -> None:
+def test_a_bad_line_costs_only_itself(built_store: Path, tmp_path: Path) -> None:
+    """Undecodable bytes, a NUL, an odd character: one error line each, with its number; every other line scored."""
     bad = tmp_path / "bad.txt"
-    bad.write_bytes(b"perslatgsineters\nabc\xe9defghijklmnop\n")
+    good = [b"perslatgsineters", b"pers/latg/sine/ters"] * 600  # more than one block around the bad lines
+    bad.write_bytes(
+        b"\n".join([*good[:700], b"abc\xe9defghijklmnop", b"\x00123", b"pers/latg/sine/te\x01", *good[700:]])
+    )
     result = runner.invoke(app, ["score", str(bad), "--lexicon", "en-enable2k", "--store", str(built_store)])
     assert result.exit_code == 1
-    assert result.stderr.splitlines() == ["Error: board input is not UTF-8 text (line 2: byte 0xe9)"]
+    errors = [line for line in result.stderr.splitlines() if line.startswith("line ")]
+    assert errors[0] == "line 701: line is not UTF-8 text (byte 0xe9 at byte 4)"
+    assert [e.split(":")[0] for e in errors] == ["line 701", "line 702", "line 703"]
+    rows = result.stdout.splitlines()
+    assert len(rows) == 1203 and sum(r.endswith("\t3625\t1045") for r in rows) == 1200
+    assert rows[701].split("\t")[:2] == ["\x00123", "error"]
+    assert "1,200 boards" in result.stderr.splitlines()[-1] and "3 bad lines" in result.stderr.splitlines()[-1]
+
+
+def _random_lines(rng: random.Random, alphabet: str, n: int) -> list[str]:
+    """Board lines in every notation, with odd tokens: brackets, blanks, BOMs, accents (composed or not), NUL."""
+    odd = [".", "[qu]", "[QU]", "[]", "[q]", "[th]", "[x", "]", "#", "\t", " ", "/", "\u00e9", "e\u0301", "\ufeff"]
+    odd += ["\x00", "1", "\u00a0", "[\u00e4]", "\x1c", "A", "Q", "\u00c4"]
+    out = []
+    for _ in range(n):
+        side = rng.choice([1, 2, 3, 4, 4, 4, 5])
+        kind = rng.random()
+        if kind < 0.3:
+            line = "".join(rng.choice(alphabet) for _ in range(side * side))
+        elif kind < 0.6:
+            sep = rng.choice(["/", " ", " / ", "\t"])
+            line = sep.join("".join(rng.choice(alphabet) for _ in range(side)) for _ in range(side))
+        else:
+            line = "".join(rng.choice(odd if rng.random() < 0.3 else alphabet) for _ in range(rng.randint(0, 20)))
+        out.append(" \ufeff " + line + " \r" if rng.random() < 0.05 else line)
+    return out
+
+
+@pytest.mark.parametrize(
+    ("lexicon", "lang", "dice", "size", "alphabet"),
+    [
+        ("en-enable2k", "en", None, None, "abcdefghijklmnopqrstuvwxyz"),
+        ("en-enable2k", "en", "en-classic-4x4", None, "abcdeqxyz"),
+        ("en-enable2k", "en", None, (2, 8), "abcdeqxyz"),
+        ("de", "de", None, None, "a\u00e4\u00f6\u00fcenrtsq"),
+        ("nl", "nl", "nl-4x4", None, "aeijqnrts"),
+    ],
+)
+def test_bulk_reader_equals_the_notation_parser(
+    lexicon: str,
+    lang: str,
+    dice: str | None,
+    size: tuple[int, int] | None,
+    alphabet: str,
+    built_store: Path,
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The C reader and the line-by-line parser give the same output, byte for byte, errors included."""
+    from boggle_i18n import batch
+
+    settings = BatchSettings(lexicon=lexicon, store=str(built_store), lang=lang, dice=dice, size=size)
+    for seed in range(4):
+        rng = random.Random(seed)
+        data = ("\n".join(_random_lines(rng, alphabet, 500)) + "\n").encode() + b"abc\xe9d\n\xff\xfe\n"
+        json_lines = seed == 3
+        bulk = LineScorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
+        with monkeypatch.context() as patch:
+            patch.setattr(batch, "_line_helpers", lambda: None)
+            lines = LineScorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
+        assert bulk.text == lines.text
+        assert (bulk.boards, bulk.total, bulk.errors) == (lines.boards, lines.total, lines.errors)
+        assert bulk.boards > 20 and len(bulk.errors) > 20
 
 
 def test_a_missing_kernel_is_one_error_not_a_bad_line_per_board(

@@ -161,8 +161,8 @@ def test_page_loads_nothing_from_outside(client: TestClient) -> None:
 
     html = client.get("/").text
     links = re.findall(r'(?:src|href)="([^"]+)"', html)
-    assert links and all(link.startswith(("/static/", "data:")) for link in links)
-    for asset in ("/static/app.js", "/static/board.js", "/static/style.css"):
+    assert links and all(link.startswith(("/static/", "data:", "#")) for link in links)
+    for asset in ("/static/app.js", "/static/board.js", "/static/i18n.js", "/static/style.css", "/static/i18n/he.json"):
         text = client.get(asset).text
         assert "http://" not in text.replace("http://www.w3.org/2000/svg", "") and "https://" not in text
 
@@ -231,13 +231,23 @@ def test_a_missing_lexicon_answers_building_then_solves(tmp_path: Path) -> None:
 
 
 def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
+    """The shipped records plus the results folder's: per lexicon, size and dice set the best board of both."""
+    from boggle_i18n.prove.shipped import load_records
+
     data = client.get("/api/records").json()
     records = data["records"]
     runs = [json.loads(p.read_text(encoding="utf-8")) for p in sorted(Path(data["folder"]).glob("*.json"))]
-    assert len(records) == 1 and records[0]["lexicon"] == "en-enable2k" and records[0]["size"] == "4x4"
-    assert records[0]["score"] == max(r["best"][0]["score"] for r in runs) and records[0]["proven"] is False
+    shipped_runs, _, shipped_proofs = load_records(None)
+    mine = [r for r in records if r["lexicon"] == "en-enable2k" and r["size"] == "4x4" and not r["dice"]]
+    assert len(mine) == 1 and mine[0]["proven"] is False
+    same = [r for r in shipped_runs if r["settings"]["lexicon"] == "en-enable2k" and r.get("rows") == 4]
+    assert mine[0]["score"] == max(r["best"][0]["score"] for r in [*runs, *same])
+    # Records from the package alone: every shipped proof shows, marked proven, from any folder.
     with TestClient(create_app(None, tmp_path / "none")) as c:
-        assert c.get("/api/records").json() == {"folder": None, "records": []}
+        alone = c.get("/api/records").json()
+    assert alone["folder"] is None and alone["records"] and all(r["shipped"] for r in alone["records"])
+    proven = {(r["lexicon"], r["size"]) for r in alone["records"] if r["proven"]}
+    assert proven == {(p["settings"]["lexicon"], f"{p['rows']}x{p['cols']}") for p in shipped_proofs if p["complete"]}
     # A complete proof file (as `prove --output` writes it) beside the runs: its board is marked proven.
     proofs = tmp_path / "with-proof"
     shutil.copytree(data["folder"], proofs)
@@ -255,9 +265,13 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
     }
     (proofs / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
     with TestClient(create_app(None, proofs)) as c:
-        (record,) = c.get("/api/records").json()["records"]
+        got = c.get("/api/records").json()["records"]
+        (record,) = [r for r in got if r["lexicon"] == "en-enable2k" and r["size"] == "4x4" and not r["dice"]]
         assert (
-            record["proven"] is True and record["board"] == top["best"][0]["board"] and record["file"] == "proof.json"
+            record["proven"] is True
+            and record["board"] == top["best"][0]["board"]
+            and record["file"] == "proof.json"
+            and record["shipped"] is False
         )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "x.json").write_text("{", encoding="utf-8")

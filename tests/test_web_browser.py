@@ -1,8 +1,11 @@
 """The page in a real browser: Debian's chromium driven by Playwright, against `boggle-i18n serve` started here.
 
-One server and one browser per session. With BOGGLE_I18N_SCREENSHOTS=DIR each
-view is saved as DIR/VIEW.png (docs/web.md shows them). Under CI=true a missing
-chromium or Playwright fails the tests, it never skips them.
+One server and one browser per session. Each part of the page is checked at a desktop size and at phone
+sizes (390x844 and 360 wide, with touch), in several interface languages (English, Dutch, German, French,
+Polish) and one right-to-left language (Hebrew). With BOGGLE_I18N_SCREENSHOTS=DIR the views are saved as
+DIR/NAME.png (docs/web.md shows them). The accessibility audit injects axe-core, installed from the npm
+registry into the git-ignored `.npm/` by `web_support.axe_script` (and by .ci/run). Under CI=true a missing
+chromium, Playwright or axe-core fails the tests, it never skips them.
 """
 
 from __future__ import annotations
@@ -17,7 +20,7 @@ from typing import Any
 
 import pytest
 from conftest import require_file
-from web_support import REPO, Server, make_web_store
+from web_support import REPO, Server, axe_script, make_web_store
 
 pytestmark = pytest.mark.shared
 
@@ -31,6 +34,10 @@ ARGS = [
     "--no-first-run",
 ]
 TIMEOUT = 30_000  # ms: a loaded 2-core machine
+DESKTOP = {"viewport": {"width": 1280, "height": 900}}
+PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+NARROW = {"viewport": {"width": 360, "height": 740}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
+SIZES = {"desktop": DESKTOP, "phone": PHONE, "narrow": NARROW}
 
 
 def _ci() -> bool:
@@ -61,26 +68,49 @@ def browser() -> Iterator[Any]:
         b.close()
 
 
+class Pages:
+    """New pages at a given size and browser language; every one is checked for outside requests and errors."""
+
+    def __init__(self, browser: Any, server: Server) -> None:
+        self.browser, self.server = browser, server
+        self.contexts: list[Any] = []
+        self.outside: list[str] = []
+        self.errors: list[str] = []
+
+    def new(self, size: str = "desktop", locale: str = "en-US") -> Any:
+        context = self.browser.new_context(**SIZES[size], locale=locale)
+        self.contexts.append(context)
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        url = self.server.url
+        pg.on("request", lambda r: None if r.url.startswith((url, "data:")) else self.outside.append(r.url))
+        pg.on("pageerror", lambda e: self.errors.append(str(e)))
+        return pg
+
+    def close(self) -> None:
+        for c in self.contexts:
+            c.close()
+
+
 @pytest.fixture
-def page(browser: Any, server: Server) -> Iterator[Any]:
-    context = browser.new_context(viewport={"width": 1280, "height": 900})
-    pg = context.new_page()
-    pg.set_default_timeout(TIMEOUT)
-    outside: list[str] = []
-    pg.on("request", lambda r: None if r.url.startswith((server.url, "data:")) else outside.append(r.url))
-    errors: list[str] = []
-    pg.on("pageerror", lambda e: errors.append(str(e)))
-    yield pg
-    context.close()
-    assert not outside, f"requests left the machine: {outside}"
-    assert not errors, errors
+def pages(browser: Any, server: Server) -> Iterator[Pages]:
+    made = Pages(browser, server)
+    yield made
+    made.close()
+    assert not made.outside, f"requests left the machine: {made.outside}"
+    assert not made.errors, made.errors
 
 
-def shot(page: Any, name: str) -> None:
+@pytest.fixture
+def page(pages: Pages) -> Any:
+    return pages.new("desktop")
+
+
+def shot(page: Any, name: str, full: bool = False) -> None:
     folder = os.environ.get("BOGGLE_I18N_SCREENSHOTS")
     if folder:
         Path(folder).mkdir(parents=True, exist_ok=True)
-        page.screenshot(path=str(Path(folder) / f"{name}.png"))
+        page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=full)
 
 
 def api(server: Server, path: str, **params: Any) -> Any:
@@ -95,21 +125,266 @@ def open_page(page: Any, server: Server, query: str = "") -> None:
 
 def solved_board(page: Any) -> tuple[str, int]:
     page.wait_for_selector("#total")
-    summary = page.text_content("#solve-summary")
-    board = summary.split(" · ")[1].split(" (")[0]
-    return board, int(page.text_content("#total").split()[1])
+    return page.get_attribute("#solve-detail", "data-board"), int(page.get_attribute("#total", "data-score"))
+
+
+def settled(page: Any, timeout: int = TIMEOUT) -> None:
+    """No request in flight: the board shown is the last one asked for."""
+    page.wait_for_function("state.busy === 0 && document.querySelector('#total') !== null", timeout=timeout)
+
+
+def game(page: Any, server: Server) -> dict[str, Any]:
+    """The running game's board, solved by the API (what the page must agree with)."""
+    page.wait_for_function("state.busy === 0 && state.game !== null && state.game.solved !== undefined")
+    page.wait_for_selector("body[data-game=running], body[data-game=over]", state="attached")
+    board = page.get_attribute("#play-board", "data-board")
+    return api(server, "/api/solve", board=board, lang=page.input_value("#lang"), lexicon=page.input_value("#lexicon"))
+
+
+def centre(page: Any, cell: list[int]) -> tuple[float, float]:
+    box = page.locator(f"#play-board .cell[data-r='{cell[0]}'][data-c='{cell[1]}']").bounding_box()
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def drag_mouse(page: Any, path: list[list[int]]) -> None:
+    page.mouse.move(*centre(page, path[0]))
+    page.mouse.down()
+    for cell in path[1:]:
+        page.mouse.move(*centre(page, cell), steps=5)
+    page.mouse.up()
+
+
+def drag_touch(page: Any, path: list[list[int]]) -> None:
+    """A finger's swipe: CDP touch events, which chromium turns into pointer events of type touch."""
+    cdp = page.context.new_cdp_session(page)
+    x, y = centre(page, path[0])
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
+    for cell in path[1:]:
+        nx, ny = centre(page, cell)
+        for k in range(1, 6):
+            point = {"x": x + (nx - x) * k / 5, "y": y + (ny - y) * k / 5}
+            cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
+        x, y = nx, ny
+    cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    cdp.detach()
+
+
+def feedback(page: Any, kind: str) -> str:
+    page.wait_for_selector(f"#play-feedback[data-kind={kind}]")
+    return page.text_content("#play-feedback")
+
+
+def pick_words(solved: dict[str, Any], n: int) -> list[dict[str, Any]]:
+    """`n` words of the board worth playing, longest first (the drag crosses more cells)."""
+    words = sorted(solved["words"], key=lambda w: (-len(w["path"]), w["word"]))
+    assert len(words) >= n, "the rolled board has too few words"
+    return words[:n]
+
+
+def no_sideways_scroll(page: Any) -> None:
+    width = page.viewport_size["width"]
+    wide = page.evaluate("document.documentElement.scrollWidth")
+    assert wide <= width, f"{wide} px wide at {width} px ({page.url})"
+
+
+# ---------------------------------------------------------------- the game
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_play_opens_on_a_fresh_board_that_solve_never_shows(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
+    open_page(page, server)
+    assert page.get_attribute("body", "data-view") == "play"
+    solved = game(page, server)
+    assert page.locator("#play-board .cell").count() == solved["rows"] * solved["cols"]
+    assert page.locator("#play-missed li").count() == 0 and page.is_hidden("#play-summary")
+    assert page.is_hidden("#roll") and page.is_hidden("#board-text")  # no control that changes the board mid-game
+    shot(page, "play-start" if size == "desktop" else "play-start-phone")
+    page.click("#tab-solve")
+    solve_board, _ = solved_board(page)
+    assert solve_board != solved["board"]
+    listed = set(page.locator("#words li").evaluate_all("ls => ls.map(l => l.dataset.word)"))
+    assert listed == {
+        w["word"] for w in api(server, "/api/solve", board=solve_board, lexicon=page.input_value("#lexicon"))["words"]
+    }
+    page.click("#tab-play")
+    assert page.get_attribute("#play-board", "data-board") == solved["board"]
+    assert page.get_attribute("body", "data-game") == "running"
+
+
+def test_changing_the_panel_starts_a_new_game(page: Any, server: Server) -> None:
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    first = game(page, server)
+    word = pick_words(first, 1)[0]
+    page.fill("#play-input", word["word"])
+    page.keyboard.press("Enter")
+    feedback(page, "found")
+    page.click("#settings summary")
+    page.select_option("#size", "5x5")
+    page.wait_for_selector("#play-board[data-cols='5']")
+    second = game(page, server)
+    assert second["rows"] == 5 and page.locator("#play-found li").count() == 0
+    assert "0" in page.text_content("#play-score")
+    page.select_option("#size", "4x4")
+    page.wait_for_selector("#play-board[data-cols='4']")
+
+
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_drag_with_the_mouse_equals_typing(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    solved = game(page, server)
+    dragged, typed = pick_words(solved, 2)
+    drag_mouse(page, dragged["path"])
+    assert f"+{dragged['points']}" in feedback(page, "found")
+    assert page.get_attribute("#play-path", "data-path") == " ".join(f"{r},{c}" for r, c in dragged["path"])
+    assert page.locator("#play-found li").first.get_attribute("data-word") == dragged["word"]
+    shot(page, "play" if size == "desktop" else "play-phone")
+    page.fill("#play-input", dragged["word"])  # the same word typed: already found, so the two are one word
+    page.keyboard.press("Enter")
+    feedback(page, "already")
+    page.fill("#play-input", typed["word"])
+    page.keyboard.press("Enter")
+    assert f"+{typed['points']}" in feedback(page, "found")
+    drag_mouse(page, typed["path"])  # the typed word dragged: already found too
+    feedback(page, "already")
+    assert page.evaluate("state.game.score") == dragged["points"] + typed["points"]
+
+
+def test_swipe_with_a_finger(pages: Pages, server: Server) -> None:
+    page = pages.new("phone", locale="nl-NL")
+    open_page(page, server, "?lang=nl")
+    solved = game(page, server)
+    word = pick_words(solved, 1)[0]
+    drag_touch(page, word["path"])
+    text = feedback(page, "found")
+    assert text.startswith(word["word"]) and f"+{word['points']}" in text and "gevonden" in text
+    assert page.evaluate("state.game.score") == word["points"]
+    assert page.evaluate("window.scrollY") == 0  # the swipe played, it did not scroll the page
+
+
+def test_backtracking_one_cell_undoes_it(page: Any, server: Server) -> None:
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    solved = game(page, server)
+    rows, cols = solved["rows"], solved["cols"]
+    for word in pick_words(solved, min(len(solved["words"]), 40)):
+        last = word["path"][-1]
+        extra = next(
+            (
+                [r, c]
+                for r in range(rows)
+                for c in range(cols)
+                if [r, c] not in word["path"] and max(abs(r - last[0]), abs(c - last[1])) == 1 and solved["grid"][r][c]
+            ),
+            None,
+        )
+        if extra is not None:
+            break
+    assert extra is not None
+    page.mouse.move(*centre(page, word["path"][0]))
+    page.mouse.down()
+    for cell in word["path"][1:]:
+        page.mouse.move(*centre(page, cell), steps=5)
+    page.mouse.move(*centre(page, extra), steps=5)
+    longer = word["word"] + solved["grid"][extra[0]][extra[1]]
+    assert page.text_content("#play-current").lower() == longer
+    page.mouse.move(*centre(page, last), steps=5)  # back onto the cell before: the extra cell is undone
+    assert page.text_content("#play-current").lower() == word["word"]
+    page.mouse.up()
+    assert f"+{word['points']}" in feedback(page, "found")
+
+
+def test_tap_letters_one_by_one(pages: Pages, server: Server) -> None:
+    page = pages.new("narrow")
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    solved = game(page, server)
+    word = pick_words(solved, 1)[0]
+    for cell in word["path"]:
+        page.touchscreen.tap(*centre(page, cell))
+    assert page.text_content("#play-current").lower() == word["word"]
+    page.touchscreen.tap(*centre(page, word["path"][-1]))  # the last letter again sends the word
+    assert f"+{word['points']}" in feedback(page, "found")
+
+
+def test_a_game_by_keyboard_with_every_feedback_then_the_end_and_a_challenge(pages: Pages, server: Server) -> None:
+    page = pages.new("desktop")
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    game(page, server)
+    page.fill("#play-minutes", "2")
+    page.focus("#play-start")
+    page.keyboard.press("Enter")  # New game by keyboard
+    page.wait_for_function("state.game && state.game.minutes === 2")
+    solved = game(page, server)
+    words = {w["word"]: w for w in solved["words"]}
+    first = pick_words(solved, 1)[0]
+    page.focus("#play-input")
+    page.keyboard.type(first["word"])
+    page.keyboard.press("Enter")
+    assert f"+{first['points']}" in feedback(page, "found")
+    page.keyboard.type(first["word"].upper())
+    page.keyboard.press("Enter")
+    feedback(page, "already")
+    page.keyboard.type("blorf")
+    page.keyboard.press("Enter")
+    assert "blorf: not a word (not in the source list)" == feedback(page, "not-word")
+    page.keyboard.type("qzxv")  # q without u: no Qu die spells it
+    page.keyboard.press("Enter")
+    page.wait_for_selector("#play-feedback:has-text('qzxv')")
+    assert "has letters the game does not use" in feedback(page, "not-word")
+    off_board = next(w for w in ("zyzzyva", "jukebox", "quixotic", "rhythm", "oxygen") if w not in words)
+    page.keyboard.type(off_board)
+    page.keyboard.press("Enter")
+    feedback(page, "not-on-board")
+    page.keyboard.type("at")
+    page.keyboard.press("Enter")
+    feedback(page, "short")
+    page.click("#play-end")
+    over = feedback(page, "over")
+    assert over.startswith("Game over.") and f"{first['points']} of {solved['score']:,} points" in over
+    assert page.locator("#play-missed li").count() == solved["n_words"] - 1
+    page.locator("#play-missed li").first.hover()
+    missed = page.locator("#play-missed li").first.get_attribute("data-word")
+    assert page.get_attribute("#play-path", "data-path") == " ".join(f"{r},{c}" for r, c in words[missed]["path"])
+    assert page.is_disabled("#play-input")
+    result = page.text_content("#play-result")
+    assert f"{first['points']}/{solved['score']}" in result and "1/" in result
+    link = page.input_value("#challenge-url")
+    shot(page, "play-over", full=True)
+    # The friend's page: the same board, rules and time, and the score to beat.
+    friend = pages.new("phone", locale="de-DE")
+    friend.goto(link)
+    friend.wait_for_selector("body[data-ready=true]")
+    theirs = game(friend, server)
+    assert theirs["board"] == solved["board"] and theirs["score"] == solved["score"]
+    assert friend.evaluate("state.game.minutes") == 2 and friend.evaluate("state.game.vs") == first["points"]
+    rules = friend.evaluate("state.game.solved.rules")
+    assert rules == solved["rules"]
+    assert "Herausforderung" in friend.text_content("#play-feedback")
+
+
+def test_time_runs_out(page: Any, server: Server) -> None:
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    game(page, server)
+    page.fill("#play-minutes", "0.05")
+    page.click("#play-start")
+    page.wait_for_function("state.game && state.game.minutes === 0.05")
+    assert feedback(page, "over").startswith("Time's up!")
+    assert page.text_content("#play-timer") == "0:00"
+
+
+# ---------------------------------------------------------------- solve, share, word, search, compare, records
 
 
 @pytest.mark.parametrize(("lang", "lexicon"), [("en", "en-enable2k"), ("nl", "nl"), ("uk", "uk")])
 def test_roll_and_solve(page: Any, server: Server, lang: str, lexicon: str) -> None:
-    open_page(page, server)
+    open_page(page, server, "?view=solve")
     page.select_option("#lang", lang)
     page.select_option("#lexicon", lexicon)
     if lang == "uk":  # no Ukrainian dice: letters drawn by the lexicon's letter frequencies
         assert page.eval_on_selector("#dice", "d => d.value") == "letters:lexicon"
     page.click("#roll")
-    page.wait_for_function("document.querySelector('#board-text').value !== ''")
-    page.wait_for_selector(f"#solve-summary:has-text('· {lang}')")
+    settled(page, timeout=120_000)  # uk: 1.5M words to load
+    assert f"· {lang} ·" in page.text_content("#solve-detail")
     board, score = solved_board(page)
     expected = api(server, "/api/solve", board=board, lang=lang, lexicon=lexicon)
     assert score == expected["score"] and page.locator("#words li").count() == expected["n_words"]
@@ -120,7 +395,9 @@ def test_roll_and_solve(page: Any, server: Server, lang: str, lexicon: str) -> N
     shot(page, f"solve-{lang}")
 
 
-def test_hover_draws_the_path(page: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_a_words_path_is_drawn_and_stays_in_view(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
     open_page(page, server, "?board=perslatgsineters&lexicon=en-enable2k&lang=en")
     assert solved_board(page) == ("pers/latg/sine/ters", 3625)
     page.select_option("#sort", "length")
@@ -136,80 +413,70 @@ def test_hover_draws_the_path(page: Any, server: Server) -> None:
     assert page.eval_on_selector("#solve-board .cell.first", "c => [+c.dataset.r, +c.dataset.c]") == path[0]
     assert page.eval_on_selector("#solve-board .cell.last", "c => [+c.dataset.r, +c.dataset.c]") == path[-1]
     assert page.locator("#solve-path line").count() == len(path) - 1
+    # A word low in the list, tapped: its path is drawn on a board still on screen.
+    low = page.locator("#words li").nth(200)
+    low.scroll_into_view_if_needed()
+    low.click()
+    box = page.locator("#solve-board").bounding_box()
+    height = page.viewport_size["height"]
+    assert box["y"] >= -1 and box["y"] + box["height"] <= height + 1, box
+    assert page.get_attribute("#solve-path", "data-path") == low.get_attribute("data-path")
+    shot(page, "solve" if size == "desktop" else "solve-phone")
     page.fill("#filter", "plaster")
     assert all("plaster" in w for w in page.locator("#words li .w").all_text_contents())
-    shot(page, "solve")
 
 
-def test_a_shared_url_gives_the_same_board_and_score(page: Any, server: Server, browser: Any) -> None:
-    open_page(page, server)
-    page.select_option("#lang", "nl")
-    page.click("#rules-box summary")
+def test_a_shared_url_gives_the_same_board_and_score(pages: Pages, server: Server) -> None:
+    page = pages.new("desktop")
+    open_page(page, server, "?view=solve&lang=nl")
     page.fill("#min-length", "4")
     page.uncheck("#diagonals")
     page.click("#roll")
-    page.wait_for_selector("#solve-summary:has-text('· nl')")
+    page.wait_for_function("state.solved && state.solved.rules.min_length === 4 && !state.solved.rules.diagonals")
+    settled(page)
     board, score = solved_board(page)
     url = page.input_value("#share-url")
     assert "min_length=4" in url and "diagonals=false" in url
-    other = browser.new_page()
+    other = pages.new("phone")
     other.goto(url)
     other.wait_for_selector("body[data-ready=true]")
     assert solved_board(other) == (board, score)
     assert other.locator("#words li").count() == page.locator("#words li").count()
     rules = other.text_content("#rules-summary")
-    assert "4+ letters" in rules and "diagonals off" in rules
+    assert "4 letters or more" in rules and "diagonals off" in rules
     other.reload()
     other.wait_for_selector("body[data-ready=true]")
     assert solved_board(other) == (board, score)
-    other.close()
 
 
-def test_play_a_short_game_by_keyboard(page: Any, server: Server) -> None:
-    open_page(page, server, "?lang=en&lexicon=en-enable2k&view=play")
-    page.fill("#play-minutes", "0.25")
-    page.focus("#play-start")
-    page.keyboard.press("Enter")
-    page.wait_for_function("!document.querySelector('#play-input').disabled")
-    board = page.text_content("#solve-summary").split(" · ")[1].split(" (")[0]
-    solved = api(server, "/api/solve", board=board, lexicon="en-enable2k")
-    words = {w["word"]: w for w in solved["words"]}
-    page.keyboard.type(solved["words"][0]["word"])
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#play-feedback[data-kind=found]")
-    assert f"+{solved['words'][0]['points']}" in page.text_content("#play-feedback")
-    page.keyboard.type(solved["words"][0]["word"])
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#play-feedback[data-kind=already]")
-    page.keyboard.type("qzxv")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#play-feedback[data-kind=not-word]")
-    off_board = next(w for w in ("zyzzyva", "jukebox", "quixotic", "rhythm", "oxygen") if w not in words)
-    page.keyboard.type(off_board)
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#play-feedback[data-kind=not-on-board]")
-    page.keyboard.type("at")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#play-feedback[data-kind=short]")
-    shot(page, "play")
-    page.wait_for_selector("#play-feedback[data-kind=over]", timeout=40_000)
-    over = page.text_content("#play-feedback")
-    assert f"{solved['words'][0]['points']} of {solved['score']} points" in over
-    assert page.locator("#play-missed li").count() == solved["n_words"] - 1
-    page.locator("#play-missed li").first.hover()
-    assert page.get_attribute("#play-path", "data-path")
-    shot(page, "play-over")
+def test_the_web_refuses_what_the_cli_refuses(page: Any, server: Server) -> None:
+    """ñ on an English board: one clear error, as `boggle-i18n solve` gives (tests/test_web_parity.py)."""
+    open_page(page, server, "?view=solve&board=%C3%B1art%2Fabcd%2Fefgh%2Fijkl&lang=en&lexicon=en-enable2k")
+    page.wait_for_selector("#message.error")
+    assert "outside the en alphabet" in page.text_content("#message")
 
 
-def test_is_it_a_word(page: Any, server: Server) -> None:
-    open_page(page, server, "?lang=nl&view=word")
-    page.fill("#word-input", "Kaas")
+@pytest.mark.parametrize(
+    ("ui", "word", "lang", "category", "said"),
+    [
+        ("fr", "Amsterdam", "nl", "proper-name", "un nom propre"),
+        ("de", "the", "nl", "foreign", "ein Wort einer anderen Sprache"),
+        ("en", "kaasx", "nl", "not-in-source", "not in the source list"),
+        ("nl", "Kaas", "nl", "word", "is een woord"),
+    ],
+)
+def test_is_it_a_word_in_a_players_words(
+    page: Any, server: Server, ui: str, word: str, lang: str, category: str, said: str
+) -> None:
+    open_page(page, server, f"?ui={ui}&lang={lang}&view=word")
+    page.fill("#word-input", word)
     page.keyboard.press("Enter")
-    page.wait_for_selector("#word-answer[data-found=true]")
-    page.fill("#word-input", "kaasx")
-    page.keyboard.press("Enter")
-    page.wait_for_selector("#word-answer[data-found=false]")
-    shot(page, "word")
+    page.wait_for_selector("#word-answer[data-category]")
+    expected = api(server, "/api/lookup", word=word, lang=lang)
+    assert page.get_attribute("#word-answer", "data-category") == expected["category"] == category
+    assert said in page.text_content("#word-answer")
+    if ui == "fr":
+        shot(page, "word")
 
 
 def test_start_and_stop_a_search_then_open_the_best_board(page: Any, server: Server) -> None:
@@ -219,35 +486,165 @@ def test_start_and_stop_a_search_then_open_the_best_board(page: Any, server: Ser
     page.wait_for_selector("#search-progress:has-text('boards/s')")
     shot(page, "search")
     page.click("#search-stop")
-    page.wait_for_selector("#search-progress:has-text('stopped')", timeout=20_000)
+    page.wait_for_selector("#search-progress[data-state=stopped]", timeout=20_000)
     assert page.is_enabled("#search-start") and not page.is_enabled("#search-stop")
     best = page.locator("#search-best a").first
-    score, board = best.text_content().split()
+    board, score = best.get_attribute("data-board"), int(best.get_attribute("data-score"))
     best.click()
     page.wait_for_selector("body[data-ready=true]")
-    assert solved_board(page) == (board, int(score))
+    assert solved_board(page) == (board, score)
 
 
-def test_compare_chart(page: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["desktop", "narrow"])
+def test_compare_chart(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
     open_page(page, server, "?view=compare")
-    for lang in ("en", "nl", "uk"):
+    assert page.locator("#compare-chart").bounding_box() is None  # hidden before any run: no empty box
+    langs = ("en", "nl", "uk") if size == "desktop" else ("en", "nl")
+    for lang in langs:
         page.check(f"#compare-langs input[value={lang}]")
-    page.fill("#compare-boards", "300")
+    page.fill("#compare-boards", "300" if size == "desktop" else "100")
     page.click("#compare-start")
-    page.wait_for_selector("#compare-chart polyline.series >> nth=2", state="attached", timeout=60_000)
-    assert page.locator("#compare-table tbody tr").count() == 3
-    assert [x.get_attribute("data-lang") for x in page.locator("#compare-chart polyline.series").all()] == [
-        "en",
-        "nl",
-        "uk",
-    ]
-    assert "uk: 300 4x4 boards" in page.text_content("#compare-progress")
-    shot(page, "compare")
+    page.wait_for_selector(f"#compare-chart polyline.series >> nth={len(langs) - 1}", state="attached", timeout=60_000)
+    assert page.locator("#compare-table tbody tr").count() == len(langs)
+    assert [x.get_attribute("data-lang") for x in page.locator("#compare-chart polyline.series").all()] == list(langs)
+    if size == "desktop":
+        assert "uk: 300 4x4 boards" in page.text_content("#compare-progress")
+    box = page.locator("#compare-chart").bounding_box()
+    assert box["width"] <= page.viewport_size["width"]
+    no_sideways_scroll(page)
+    shot(page, "compare" if size == "desktop" else "compare-phone", full=size != "desktop")
 
 
-def test_records(page: Any, server: Server) -> None:
+@pytest.mark.parametrize("size", ["desktop", "phone"])
+def test_records_show_the_shipped_proofs(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
     open_page(page, server, "?view=records")
     page.wait_for_selector("#records tbody tr")
-    rows = page.locator("#records tbody tr").count()
-    assert rows == len(api(server, "/api/records")["records"]) > 0
-    shot(page, "records")
+    records = api(server, "/api/records")["records"]
+    assert page.locator("#records tbody tr").count() == len(records) > 0
+    proven = [r for r in records if r["proven"]]
+    assert proven and page.locator("#records tbody tr:has-text('proven')").count() == len(proven)
+    no_sideways_scroll(page)
+    shot(page, "records" if size == "desktop" else "records-phone")
+
+
+# ---------------------------------------------------------------- phone layout, languages, accessibility
+
+
+@pytest.mark.parametrize("size", ["phone", "narrow"])
+def test_no_sideways_scrolling_on_any_view(pages: Pages, server: Server, size: str) -> None:
+    page = pages.new(size)
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    game(page, server)
+    no_sideways_scroll(page)
+    page.click("#play-end")
+    feedback(page, "over")
+    no_sideways_scroll(page)  # the end screen: result line, challenge link, missed words
+    for view in ("solve", "word", "compare", "search", "records"):
+        page.click(f"#tab-{view}")
+        if view == "solve":
+            solved_board(page)
+        if view == "records":
+            page.wait_for_selector("#records tbody tr")
+        no_sideways_scroll(page)
+    page.click("#tab-solve")  # its board panel is open
+    page.select_option("#size", "6x6")
+    page.click("#roll")
+    page.wait_for_selector("#solve-board[data-cols='6']")
+    settled(page)
+    no_sideways_scroll(page)
+    box = page.locator("#solve-board").bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= page.viewport_size["width"]
+
+
+def test_the_interface_follows_the_browsers_language_and_the_switch(pages: Pages, server: Server) -> None:
+    page = pages.new("phone", locale="de-DE")
+    open_page(page, server)
+    assert page.text_content("#tab-play") == "Spielen" and page.get_attribute("html", "lang") == "de"
+    game(page, server)
+    assert "Punkte" in page.text_content("#play-score")
+    shot(page, "play-de-phone")
+    page.select_option("#ui-lang", "fr")
+    page.wait_for_function("document.documentElement.lang === 'fr'")
+    assert page.text_content("#tab-play") == "Jouer" and page.text_content("#play-start") == "Nouvelle partie"
+    page.reload()
+    page.wait_for_selector("body[data-ready=true]")
+    assert page.text_content("#tab-play") == "Jouer"  # the choice is remembered
+    # Plural rules from Intl.PluralRules with each language's catalogue.
+    page.select_option("#ui-lang", "pl")
+    page.wait_for_function("document.documentElement.lang === 'pl'")
+    said = page.evaluate("[1, 2, 5, 22].map((n) => I18n.t('play.score', {score: n, words: n}))")
+    assert said == [
+        "1 punkt, 1 słowo",
+        "2 punkty, 2 słowa",
+        "5 punktów, 5 słów",
+        "22 punkty, 22 słowa",
+    ]
+    page.select_option("#ui-lang", "uk")
+    page.wait_for_function("document.documentElement.lang === 'uk'")
+    assert page.evaluate("I18n.t('play.score', {score: 21, words: 11})") == "21 очко, 11 слів"
+
+
+def test_right_to_left(pages: Pages, server: Server) -> None:
+    page = pages.new("phone", locale="he-IL")
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    assert page.get_attribute("html", "dir") == "rtl" and page.get_attribute("html", "lang") == "he"
+    solved = game(page, server)
+    play, solve = page.locator("#tab-play").bounding_box(), page.locator("#tab-solve").bounding_box()
+    assert play["x"] > solve["x"]  # tabs run right to left
+    a = page.locator("#play-board .cell[data-r='0'][data-c='0']").bounding_box()
+    b = page.locator("#play-board .cell[data-r='0'][data-c='1']").bounding_box()
+    assert a["x"] < b["x"]  # the board keeps its geometry: row 0, column 0 is top left
+    word = pick_words(solved, 1)[0]
+    drag_touch(page, word["path"])
+    assert f"+{word['points']}" in feedback(page, "found")
+    no_sideways_scroll(page)
+    shot(page, "play-rtl")
+
+
+@pytest.mark.parametrize(
+    ("view", "size", "ui"),
+    [("play", "desktop", "en"), ("solve", "desktop", "en"), ("play", "phone", "he"), ("solve", "narrow", "nl")],
+)
+def test_no_serious_accessibility_violations(pages: Pages, server: Server, view: str, size: str, ui: str) -> None:
+    """axe-core (from the npm registry, injected into the page): no serious or critical violation."""
+    page = pages.new(size)
+    open_page(page, server, f"?view={view}&ui={ui}&lang=en&lexicon=en-enable2k")
+    if view == "play":
+        game(page, server)
+    else:
+        solved_board(page)
+    page.add_script_tag(content=axe_script())
+    result = page.evaluate("axe.run(document, {resultTypes: ['violations']})")
+    bad = [
+        (v["id"], v["impact"], [n["target"] for n in v["nodes"]][:3])
+        for v in result["violations"]
+        if v["impact"] in ("serious", "critical")
+    ]
+    assert bad == [], bad
+
+
+def test_keyboard_order_and_visible_focus(page: Any, server: Server) -> None:
+    open_page(page, server, "?lang=en&lexicon=en-enable2k")
+    game(page, server)
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.id") == "skip-game"
+    presses = 1
+    while page.evaluate("document.activeElement.id") != "play-start" and presses < 10:
+        page.keyboard.press("Tab")
+        presses += 1
+    assert page.evaluate("document.activeElement.id") == "play-start" and presses <= 5, presses
+    outline = page.evaluate("getComputedStyle(document.activeElement).outlineStyle")
+    assert outline != "none"
+    # Tabs are one Tab stop; the arrow keys move between them.
+    page.focus("#tab-play")
+    page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-solve" and page.is_visible("#view-solve")
+    # Every control has a label (an accessible name).
+    unnamed = page.evaluate(
+        """[...document.querySelectorAll('input, select, button')].filter((e) => e.offsetParent !== null
+             && !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !e.textContent.trim())
+             .map((e) => e.id)"""
+    )
+    assert unnamed == []

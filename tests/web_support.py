@@ -66,3 +66,48 @@ class Server:
             self.proc.kill()
             _, err = self.proc.communicate()
         return self.proc.returncode, err
+
+
+AXE_VERSION = "4.14.1"
+AXE_DIR = REPO / ".npm"  # git-ignored; .ci/run installs it too
+
+
+def axe_script() -> str:
+    """axe-core's axe.min.js, installed from the npm registry into .npm/ on first use (`npm install`).
+
+    Under CI=true a missing npm or a failed install fails the test; elsewhere it skips it.
+    """
+    import pytest
+
+    script = AXE_DIR / "node_modules" / "axe-core" / "axe.min.js"
+    installed = AXE_DIR / "node_modules" / "axe-core" / "package.json"
+    if not script.is_file() or f'"version": "{AXE_VERSION}"' not in installed.read_text(encoding="utf-8"):
+        npm = shutil.which("npm")
+        problem = None
+        if npm is None:
+            problem = "npm is not installed (apt-get install npm): axe-core comes from the npm registry"
+        else:
+            AXE_DIR.mkdir(exist_ok=True)
+            proc = subprocess.run(
+                [
+                    npm,
+                    "install",
+                    "--prefix",
+                    str(AXE_DIR),
+                    "--no-audit",
+                    "--no-fund",
+                    "--silent",
+                    f"axe-core@{AXE_VERSION}",
+                ],
+                capture_output=True,
+                text=True,
+                timeout=300,
+                check=False,
+            )
+            if proc.returncode != 0 or not script.is_file():
+                problem = f"npm install axe-core@{AXE_VERSION} failed: {proc.stderr.strip()[-300:]}"
+        if problem:
+            if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+                pytest.fail(problem)
+            pytest.skip(problem)
+    return script.read_text(encoding="utf-8")

@@ -35,6 +35,15 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
     return text
 
 
+def face_of(token: str, shorthands: Mapping[str, str]) -> str:
+    """The face one token of compact notation stands for (`q` -> `qu` on English dice, `[Th]` -> `th`).
+
+    The batch reader (batch.py) builds its token tables from this, so it reads
+    tokens exactly as `parse_board` does. Raises BoardError for a token that is no face.
+    """
+    return _face(token, shorthands)
+
+
 def _tokens(row: str) -> list[str]:
     """Split a compact row into face tokens (single characters or bracketed groups)."""
     tokens: list[str] = []

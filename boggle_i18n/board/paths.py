@@ -14,12 +14,13 @@ exactness and measured run times: docs/paths.md.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from itertools import combinations
 
 from ..errors import BoardError
 from ..limits import check
+from ..progress import task
 
 # The work is set by the frontier width (the shorter side; the board is transposed if
 # need be) and grows about fivefold per extra column with diagonals. Up to 64 cells
@@ -114,14 +115,32 @@ def _count_undirected(rows: int, width: int, diagonals: bool, max_edges: int) ->
     bits = configurations.bit_length()
     full = max_edges >= rows * width - 1  # every length asked: nothing to cut
     mask = (1 << (bits * (max_edges + 1))) - 1  # drops paths longer than asked
-    shift = (0, bits, 2 * bits)
     states: dict[State, int] = {(FREE,) * (width + 1): 1}
-    done = 0  # packed polynomial of finished paths
+    with task(f"counting paths cell by cell ({rows}x{width})", rows * width) as advance:
+        states, done = _sweep(rows, width, diagonals, full, mask, bits, states, advance)
+    _, finished = _retire_slots(states, list(range(width + 1)))
+    done += finished
+    low = (1 << bits) - 1
+    return [(done >> (bits * e)) & low for e in range(max_edges + 1)]
+
+
+def _sweep(
+    rows: int,
+    width: int,
+    diagonals: bool,
+    full: bool,
+    mask: int,
+    bits: int,
+    states: dict[State, int],
+    advance: Callable[[int], None],
+) -> tuple[dict[State, int], int]:
+    """The cell-by-cell pass of `_count_undirected`: the states left and the packed finished paths."""
+    shift = (0, bits, 2 * bits)
+    done = 0
     # A state's successors depend only on the state and the cell's column (and whether
     # it is on the first row): work them out once, not once per row.
     tables: dict[tuple[int, bool], dict[State, tuple[Move, ...]]] = {}
     seen: dict[Move, Move] = {}  # one object per distinct move: the tables hold millions of references
-
     for r in range(rows):
         for c in range(width):
             moves = tables.setdefault((c, r > 0), {})
@@ -143,13 +162,11 @@ def _count_undirected(rows: int, width: int, diagonals: bool, max_edges: int) ->
                     else:
                         new[target] = get(target, 0) + value
             states = new
+            advance(1)
         if diagonals:  # the last cell of the row above has no unprocessed neighbour left
             states, finished = _retire_slots(states, [width])
             done += finished
-    _, finished = _retire_slots(states, list(range(width + 1)))
-    done += finished
-    low = (1 << bits) - 1
-    return [(done >> (bits * e)) & low for e in range(max_edges + 1)]
+    return states, done
 
 
 def _earlier(r: int, c: int, width: int, diagonals: bool) -> list[int]:

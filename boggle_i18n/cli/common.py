@@ -84,7 +84,7 @@ def load_or_build(name: str, store: Path | None) -> Lexicon:
     if sys.stderr.isatty():
         from rich.console import Console
 
-        status = Console(stderr=True).status(f"building lexicon {name}...")
+        status = Console(stderr=True).status(f"loading lexicon {name}...")  # a build, if any, is said after
     with status:
         lexicon = load_lexicon(name, store, on_build=built.append)
     if built:

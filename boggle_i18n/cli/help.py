@@ -10,7 +10,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import typer
 from typer.core import TyperCommand
 
 
@@ -56,8 +55,7 @@ class PlainHelpCommand(TyperCommand):
                 formatter.write_dl(options)
 
 
-def use_plain_help(app: typer.Typer) -> None:
-    """Give every registered command plain help (call after all commands are registered)."""
-    for info in app.registered_commands:
-        if info.cls in (None, TyperCommand):  # Typer fills in its default class
-            info.cls = PlainHelpCommand
+def plain_help(info: Any) -> None:
+    """Give a registered command (a Typer CommandInfo) plain help, before Typer turns it into a Click command."""
+    if info.cls in (None, TyperCommand):  # Typer fills in its default class
+        info.cls = PlainHelpCommand

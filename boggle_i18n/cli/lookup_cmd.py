@@ -53,7 +53,7 @@ def lookup_cmd(
     The word is normalised by the recipe the lexicon was built with (Häuser -> haeuser in de).
     Exit 0 when every word is answered, whatever the answers.
     """
-    from ..lookup import lookup
+    from ..lookup import CATEGORIES, lookup
 
     answers = lookup(_words(words), lang=lang, lexicon=lexicon_name, store=store)
     if json_out:
@@ -62,5 +62,6 @@ def lookup_cmd(
     lines = []
     for a in answers:
         shown = a.word if a.normalised in (None, a.word) else f"{a.word} -> {a.normalised}"
-        lines.append(f"{shown}: {'yes' if a.found else 'no'}, {a.reason}")
+        why = f"{CATEGORIES[a.category]}: {a.reason}" if a.dropped is not None else a.reason
+        lines.append(f"{shown}: {'yes' if a.found else 'no'}, {why}")
     emit("\n".join(lines), output)

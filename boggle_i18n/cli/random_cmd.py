@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import typer
 
@@ -10,10 +11,10 @@ from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
 from ..language.selection import select
-from ..limits import clip
+from ..limits import check, clip
 from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, load_or_build, to_json
+from .common import OutputOption, StoreOption, emit, load_or_build, note, to_json
 
 
 def again(rolled: RolledBoard) -> str:
@@ -25,6 +26,24 @@ def again(rolled: RolledBoard) -> str:
         parts += [f"--size {rolled.board.rows}x{rolled.board.cols}", f"--letters {rolled.letters}"]
     parts.append(f"--seed {rolled.seed}")
     return " ".join(parts)
+
+
+def _stream(rolled: RolledBoard, count: int, json_out: bool, output: Path | None, lexicon: Any, fresh: bool) -> None:
+    """`--count N`: N boards from the same dice or faces as `rolled`, streamed to stdout (or written to `output`)."""
+    import sys
+
+    from ..rolls import board_source, roll_lines
+
+    command = f"{again(rolled)} --count {count}"
+    if fresh:  # the seed is said where it does not mix with the boards
+        note(f"seed {rolled.seed} (again: {command})")
+    lines = roll_lines(board_source(rolled, lexicon), count, rolled.seed, json_out, command)
+    if output is not None and str(output) != "-":
+        emit("".join(lines), output)
+        return
+    for text in lines:
+        sys.stdout.write(text)
+    sys.stdout.flush()
 
 
 def describe(rolled: RolledBoard) -> str:
@@ -70,6 +89,14 @@ def random_cmd(
     seed: int | None = typer.Option(
         None, "--seed", metavar="N", help="Random seed [default: a fresh one, always printed].", show_default=False
     ),
+    count: int | None = typer.Option(
+        None,
+        "--count",
+        "-n",
+        metavar="N",
+        help="Stream N boards, one notation line each (--json: JSON Lines), for `score -`; the seed goes to stderr.",
+        show_default=False,
+    ),
     json_out: bool = typer.Option(False, "--json", help="Print board, size, seed, language, dice and mode as JSON."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
@@ -84,7 +111,12 @@ def random_cmd(
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)
         lexicon = load_or_build(chosen.require_lexicon(), store)
+    if count is not None:
+        check("count", count, "--count")
     rolled = roll(dice=dice, lang=lang, size=shape, letters=mode, seed=seed, lexicon=lexicon)
+    if count is not None:
+        _stream(rolled, count, json_out, output, lexicon, fresh=seed is None)
+        return
     if json_out:
         emit(to_json({**rolled.to_dict(), "again": again(rolled)}), output)
     else:

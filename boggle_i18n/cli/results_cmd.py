@@ -14,8 +14,19 @@ from .common import StoreOption, emit, handle_errors, note
 @app.command("results")
 @handle_errors
 def results_cmd(
-    folder: Path = typer.Argument(
-        Path("results"), metavar="DIR", help="Folder of result files (optimize --output FILE)."
+    folder: Path | None = typer.Argument(
+        None,
+        metavar="DIR",
+        help="A folder of result files (optimize/prove --output FILE) rendered on its own, as docs/results.md is "
+        "written from results/ [default: the records shipped with boggle-i18n].",
+        show_default=False,
+    ),
+    results: Path | None = typer.Option(
+        None,
+        "--results",
+        metavar="DIR",
+        help="The same as DIR: your result files, added to the shipped ones.",
+        show_default=False,
     ),
     output: Path | None = typer.Option(
         None,
@@ -30,22 +41,36 @@ def results_cmd(
     store: Path | None = StoreOption,
 ) -> None:
     """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, and the
-    projected costs of proofs (prove --estimate), from result files.
+    projected costs of proofs (prove --estimate): the records shipped with boggle-i18n (plus --results DIR),
+    or the result files of DIR alone.
 
     A result whose lexicon's trie sha256 differs from the lexicon built in the store is
     marked stale (lexicons not built there are not checked); stale files are named on stderr.
     """
+    from ..errors import BoggleI18nError
     from ..optimize.results import load_results, render_results
     from ..optimize.stale import check_runs
     from ..prove.records import load_estimates, load_proofs, render_estimates, render_proofs
+    from ..prove.shipped import load_records
 
     check_output(output)
-    runs, known = load_results(folder)
+    if folder is not None and results is not None:
+        raise BoggleI18nError(
+            "give a folder to render on its own (DIR) or one to add to the shipped records (--results), not both"
+        )
+    for given in (folder, results):
+        if given is not None and not given.is_dir():
+            raise BoggleI18nError(f"no results folder {given}")
+    if folder is not None:  # that folder on its own (docs/results.md from results/)
+        runs, known = load_results(folder)
+        proofs = load_proofs(folder)
+    else:  # the shipped records, plus --results DIR
+        runs, known, proofs = load_records(results)
+    folder = folder or results
     fresh = check_runs(runs, store, rescore=rescore)
-    proofs = load_proofs(folder)
     proofs_fresh = check_runs(proofs, store)
     for name, state in sorted({**fresh, **proofs_fresh}.items()):
         if state.state == "stale":
             note(f"{name}: {state.note()}")
     page = render_results(runs, known, fresh) + render_proofs(proofs, runs, proofs_fresh)
-    emit(page + render_estimates(load_estimates(folder)), output)
+    emit(page + render_estimates(load_estimates(folder) if folder is not None else []), output)

@@ -13,7 +13,7 @@ from typing import Any
 
 import typer
 
-from ..batch import BatchSettings, read_blocks, score_stream
+from ..batch import BatchSettings, Block, read_blocks, score_stream
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
@@ -35,14 +35,14 @@ def check_board_file(path: Path) -> None:
 class _Counting:
     """Passes blocks through, counting their bytes for the progress bar."""
 
-    def __init__(self, blocks: Iterator[tuple[int, bytes]]) -> None:
+    def __init__(self, blocks: Iterator[Block]) -> None:
         self.blocks = blocks
         self.read = 0
 
-    def __iter__(self) -> Iterator[tuple[int, bytes]]:
-        for line, data in self.blocks:
-            self.read += len(data)
-            yield line, data
+    def __iter__(self) -> Iterator[Block]:
+        for block in self.blocks:
+            self.read += len(block.data) + sum(length for _, length in block.too_long)
+            yield block
 
 
 @app.command("score")

@@ -30,8 +30,12 @@ def serve_cmd(
     host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help="Address to listen on (0.0.0.0: every one)."),
     port: int = typer.Option(8000, "--port", min=0, max=65535, metavar="PORT", help="Port (0: any free one)."),
     store: Path | None = StoreOption,
-    results: Path = typer.Option(
-        Path("results"), "--results", metavar="DIR", help="Result files the Records page shows (optimize --output)."
+    results: Path | None = typer.Option(
+        None,
+        "--results",
+        metavar="DIR",
+        help="Your result files (optimize/prove --output), shown in Records beside the shipped records.",
+        show_default=False,
     ),
     open_page: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
 ) -> None:
@@ -41,6 +45,8 @@ def serve_cmd(
 
     from ..web import create_app
 
+    if results is not None and not results.is_dir():
+        raise BoggleI18nError(f"no results folder {results}")
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
     # response waits about 40 ms for a delayed ACK between its header and body writes).
@@ -57,7 +63,7 @@ def serve_cmd(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"
-    web_app = create_app(store, results.resolve())
+    web_app = create_app(store, results.resolve() if results is not None else None)
     config = uvicorn.Config(
         web_app,
         log_level="warning",

@@ -3,13 +3,16 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import BinaryIO
 
 import typer
 
 from ..api import solve
+from ..board.board import MAX_SIDE
 from ..board.notation import parse_size
 from ..errors import BoardError
 from ..language.selection import Selection
+from ..limits import MAX_LINE, clip
 from ..solver.base import get_solver
 from ..solving import choose_board, solution_dict
 from ..storage import check_output
@@ -20,9 +23,48 @@ from .render import render_result
 STDIN = "-"
 
 
+MAX_BOARD_FILE = MAX_LINE * MAX_SIDE  # a board file: at most 64 rows of at most MAX_LINE bytes (4 MiB)
+
+
+def read_board_stream(stream: BinaryIO, name: str) -> str:
+    """A board file's text, read with bounds before it is held: each line at most MAX_LINE bytes, the whole file
+    at most MAX_BOARD_FILE; UTF-8. Linear in what is read; a file, FIFO or terminal are read the same way.
+    """
+    read = getattr(stream, "read1", stream.read)
+    parts: list[bytes] = []
+    size = 0
+    line = 1
+    current = 0  # bytes of the current line so far
+    while True:
+        chunk = read(1 << 16)
+        if not chunk:
+            break
+        size += len(chunk)
+        if size > MAX_BOARD_FILE:
+            raise BoardError(f"{name} is over {MAX_BOARD_FILE:,} bytes: a board file holds one board")
+        start = 0
+        while True:
+            end = chunk.find(b"\n", start)
+            current += (len(chunk) if end < 0 else end) - start
+            if current > MAX_LINE:
+                raise BoardError(f"{name}: line {line} is over the maximum {MAX_LINE:,} bytes a line")
+            if end < 0:
+                break
+            line += 1
+            current = 0
+            start = end + 1
+        parts.append(chunk)
+    data = b"".join(parts)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        where = data.count(b"\n", 0, exc.start) + 1
+        raise BoardError(f"{name} is not UTF-8 text (line {where}: byte {data[exc.start]:#04x})") from None
+
+
 def _stdin_text() -> str:
     """The board from stdin, as UTF-8 (a BOM is dropped by the parser)."""
-    return typer.get_binary_stream("stdin").read().decode("utf-8", errors="strict")
+    return read_board_stream(typer.get_binary_stream("stdin"), "board input")
 
 
 def read_board_text(board: list[str] | None, board_file: Path | None) -> tuple[str, bool]:
@@ -36,11 +78,10 @@ def read_board_text(board: list[str] | None, board_file: Path | None) -> tuple[s
             raise BoardError("give the board as an argument or with --file, not both")
         if str(board_file) == STDIN:
             return _stdin_text(), True
-        data = board_file.read_bytes()
-        try:
-            return data.decode("utf-8"), True
-        except UnicodeDecodeError:
-            raise BoardError(f"board file {board_file} is not UTF-8 text") from None
+        if board_file.is_dir():
+            raise BoardError(f"board file {clip(str(board_file))} is a folder")
+        with board_file.open("rb") as stream:
+            return read_board_stream(stream, f"board file {clip(str(board_file))}"), True
     if not board:
         raise BoardError("give a board (e.g. perslatgsineters or abcd/efgh/ijkl/mnop), --file FILE, or - for stdin")
     if board == [STDIN]:

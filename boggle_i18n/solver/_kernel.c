@@ -281,44 +281,190 @@ static PyObject *solve_one(PyObject *self, PyObject *args) {
     return result;
 }
 
-/* ---- plain board lines: parse and format a block without holding the GIL ---- */
+/* ---- board lines in every notation: parse and format a block without holding the GIL ---- */
 
-PyDoc_STRVAR(plain_codes_doc,
-             "plain_codes(data, table, length, out) -> bool\n\nFace codes of a block of plain board lines (each exactly "
-             "`length` bytes and a newline) through `table` (int32[256], -1 for a byte that is no face) into `out` "
-             "(int32[n, length]); False, with `out` unspecified, where any line is not such a board.");
+/* A line's status in parse_lines' `meta` rows (status, start, end, rows, cols, first code). */
+enum { LINE_BOARD = 0, LINE_SKIP = 1, LINE_PYTHON = 2 };
+#define PLAIN_ONLY (1 << 30) /* a token table's flag: this face stands only in a plain line (see batch.py) */
 
-static PyObject *plain_codes(PyObject *self, PyObject *args) {
-    Py_buffer data, table, out;
-    Py_ssize_t length;
-    if (!PyArg_ParseTuple(args, "y*y*nw*", &data, &table, &length, &out)) return NULL;
-    PyObject *result = NULL;
-    Py_ssize_t n = length > 0 ? data.len / (length + 1) : 0;
-    if (table.len != 256 * 4) {
-        PyErr_SetString(PyExc_ValueError, "table: int32[256]");
-    } else if (length < 1 || data.len % (length + 1) || out.len != n * length * 4) {
-        PyErr_SetString(PyExc_ValueError, "out: int32[n, length] for n lines of length bytes and a newline");
-    } else {
-        const unsigned char *in = data.buf;
-        const int32_t *map = table.buf;
-        int32_t *codes = out.buf;
-        int ok = 1;
-        Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; ok && i < n; i++) {
-            const unsigned char *line = in + i * (length + 1);
-            if (line[length] != '\n') ok = 0;
-            for (Py_ssize_t k = 0; ok && k < length; k++) {
-                int32_t code = map[line[k]];
-                if (code < 0) ok = 0;
-                codes[i * length + k] = code;
+static inline int is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\v' || c == '\f'; }
+
+/* The code of `len` bytes at `text` in a packed table (entries: length byte, bytes, int32 code); -1: absent. */
+static int32_t packed_lookup(const unsigned char *table, Py_ssize_t size, const unsigned char *text, Py_ssize_t len) {
+    Py_ssize_t at = 0;
+    while (at < size) {
+        Py_ssize_t n = table[at];
+        if (at + 1 + n + 4 > size) return -1;
+        if (n == len && memcmp(table + at + 1, text, (size_t)n) == 0) {
+            int32_t code;
+            memcpy(&code, table + at + 1 + n, 4);
+            return code;
+        }
+        at += 1 + n + 4;
+    }
+    return -1;
+}
+
+typedef struct {
+    const int32_t *ascii;
+    const unsigned char *singles, *brackets;
+    Py_ssize_t singles_len, brackets_len;
+    Py_ssize_t plain_r, plain_c, size_r, size_c;
+} Notation;
+
+static Py_ssize_t isqrt_exact(Py_ssize_t n) {
+    Py_ssize_t r = 0;
+    while ((r + 1) * (r + 1) <= n) r++;
+    return r * r == n ? r : -1;
+}
+
+/* One line [p, e): its status, the stripped text's bounds, shape and codes (written at `out`). */
+static void parse_line(const Notation *t, const unsigned char *d, Py_ssize_t p, Py_ssize_t e, int32_t *out,
+                       int64_t *meta) {
+    meta[0] = LINE_PYTHON;
+    meta[3] = meta[4] = 0;
+    while (p < e && is_space(d[p])) p++;
+    while (e - p >= 3 && d[p] == 0xEF && d[p + 1] == 0xBB && d[p + 2] == 0xBF) p += 3; /* BOMs (files joined) */
+    while (p < e && is_space(d[p])) p++;
+    while (e > p && is_space(d[e - 1])) e--;
+    meta[1] = p;
+    meta[2] = e;
+    if (p == e || d[p] == '#') {
+        meta[0] = LINE_SKIP;
+        return;
+    }
+    Py_ssize_t rows = 0, width = -1, cur = 0, n = 0;
+    int explicit = 0, plain = 1, plain_only = 0, ragged = 0;
+    Py_ssize_t q = p;
+    while (q <= e) {
+        unsigned char c = q < e ? d[q] : ' ';
+        int32_t code;
+        if (is_space(c) || c == '/') { /* a row ends */
+            if (c == '/') explicit = 1;
+            if (q < e) plain = 0;
+            if (cur) {
+                if (width < 0) width = cur;
+                else if (width != cur) ragged = 1;
+                rows++;
+                cur = 0;
             }
+            q++;
+            continue;
+        }
+        if (c == '.') {
+            code = 0;
+            plain = 0;
+            q++;
+        } else if (c == '[') {
+            unsigned char face[64];
+            Py_ssize_t k = 0, r = q + 1;
+            while (r < e && d[r] != ']' && !is_space(d[r]) && d[r] != '/' && k < 64) {
+                unsigned char b = d[r++];
+                face[k++] = (b >= 'A' && b <= 'Z') ? (unsigned char)(b + 32) : b;
+            }
+            if (r >= e || d[r] != ']') return; /* unclosed, or odd: Python says what is wrong */
+            code = k ? packed_lookup(t->brackets, t->brackets_len, face, k) : 0;
+            if (code < 0) return;
+            plain = 0;
+            q = r + 1;
+        } else if (c < 0x80) {
+            code = t->ascii[c];
+            if (code < 0) return;
+            q++;
+        } else {
+            Py_ssize_t len = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
+            if (!len || q + len > e) return;
+            code = packed_lookup(t->singles, t->singles_len, d + q, len);
+            if (code < 0) return;
+            q += len;
+        }
+        if (code & PLAIN_ONLY) {
+            plain_only = 1;
+            code &= ~PLAIN_ONLY;
+        }
+        out[n++] = code;
+        cur++;
+    }
+    if (!n || ragged) return;
+    Py_ssize_t r = rows, w = width;
+    int flat = rows == 1 && n > 1 && !explicit;
+    if (plain) { /* a plain string of one-character faces: the dice set's shape first, then a square */
+        Py_ssize_t side = t->plain_r ? (t->plain_r * t->plain_c == n ? 1 : -1) : isqrt_exact(n);
+        if (side > 0) {
+            r = t->plain_r ? t->plain_r : side;
+            w = t->plain_r ? t->plain_c : side;
+            goto done;
+        }
+    }
+    if (plain_only) return;
+    if (flat) {
+        if (t->size_r) {
+            if (t->size_r * t->size_c != n) return;
+            r = t->size_r, w = t->size_c;
+        } else {
+            Py_ssize_t side = isqrt_exact(n);
+            if (side < 0) return;
+            r = w = side;
+        }
+    } else if (t->size_r && (r != t->size_r || w != t->size_c)) {
+        return;
+    }
+done:
+    meta[0] = LINE_BOARD;
+    meta[3] = r;
+    meta[4] = w;
+}
+
+PyDoc_STRVAR(parse_lines_doc,
+             "parse_lines(data, ascii, singles, brackets, plain_shape, size, codes, meta) -> (lines, n_codes)\n\n"
+             "Board lines (whole lines, each ending in a newline) in compact notation: face codes into `codes` "
+             "(int32, at least len(data)), one int64[6] `meta` row a line: status (0 board, 1 blank or comment, 2 "
+             "for Python to read: anything odd or wrong), stripped text start and end, rows, cols, first code. "
+             "`ascii` int32[256] and the packed `singles`/`brackets` tables give faces' codes; the shapes are "
+             "(rows, cols) tuples, (0, 0) for none. batch.py states the rules this follows.");
+
+static PyObject *parse_lines(PyObject *self, PyObject *args) {
+    Py_buffer data, ascii, singles, brackets, codes, meta;
+    Notation t;
+    if (!PyArg_ParseTuple(args, "y*y*y*y*(nn)(nn)w*w*", &data, &ascii, &singles, &brackets, &t.plain_r, &t.plain_c,
+                          &t.size_r, &t.size_c, &codes, &meta))
+        return NULL;
+    PyObject *result = NULL;
+    const unsigned char *d = data.buf;
+    Py_ssize_t lines = 0;
+    for (Py_ssize_t i = 0; i < data.len; i++) lines += d[i] == '\n';
+    if (ascii.len != 256 * 4) {
+        PyErr_SetString(PyExc_ValueError, "ascii: int32[256]");
+    } else if (codes.len < data.len * 4 || meta.len < lines * 6 * 8 || (data.len && d[data.len - 1] != '\n')) {
+        PyErr_SetString(PyExc_ValueError, "parse_lines: whole lines; codes int32[len(data)], meta int64[lines, 6]");
+    } else {
+        t.ascii = ascii.buf;
+        t.singles = singles.buf;
+        t.singles_len = singles.len;
+        t.brackets = brackets.buf;
+        t.brackets_len = brackets.len;
+        int32_t *out = codes.buf;
+        int64_t *m = meta.buf;
+        Py_ssize_t used = 0, start = 0;
+        Py_BEGIN_ALLOW_THREADS
+        for (Py_ssize_t i = 0; i < lines; i++) {
+            Py_ssize_t end = start;
+            while (d[end] != '\n') end++;
+            int64_t *row = m + i * 6;
+            parse_line(&t, d, start, end, out + used, row);
+            row[5] = used;
+            if (row[0] == LINE_BOARD) used += row[3] * row[4];
+            start = end + 1;
         }
         Py_END_ALLOW_THREADS
-        result = PyBool_FromLong(ok);
+        result = Py_BuildValue("nn", lines, used);
     }
     PyBuffer_Release(&data);
-    PyBuffer_Release(&table);
-    PyBuffer_Release(&out);
+    PyBuffer_Release(&ascii);
+    PyBuffer_Release(&singles);
+    PyBuffer_Release(&brackets);
+    PyBuffer_Release(&codes);
+    PyBuffer_Release(&meta);
     return result;
 }
 
@@ -335,20 +481,35 @@ static char *put_int(char *at, long long value) {
     return at;
 }
 
-PyDoc_STRVAR(format_rows_doc,
-             "format_rows(data, length, scores, words) -> (text, total)\n\n`board<TAB>score<TAB>words` lines for a "
-             "block that plain_codes accepted (ASCII), and the sum of the scores (int64[n], int32[n]).");
+PyDoc_STRVAR(format_lines_doc,
+             "format_lines(data, meta, lines, scores, words) -> (text, total)\n\n`board<TAB>score<TAB>words` for "
+             "each board line of a block parse_lines read (its text as typed, a tab shown as a space; blank lines "
+             "and comments left out), scores int64[boards] and words int32[boards] in order; and their sum.");
 
-static PyObject *format_rows(PyObject *self, PyObject *args) {
-    Py_buffer data, scores, words;
-    Py_ssize_t length;
-    if (!PyArg_ParseTuple(args, "y*ny*y*", &data, &length, &scores, &words)) return NULL;
+static PyObject *format_lines(PyObject *self, PyObject *args) {
+    Py_buffer data, meta, scores, words;
+    Py_ssize_t lines;
+    if (!PyArg_ParseTuple(args, "y*y*ny*y*", &data, &meta, &lines, &scores, &words)) return NULL;
     PyObject *result = NULL;
-    Py_ssize_t n = length > 0 ? data.len / (length + 1) : 0;
+    const int64_t *m = meta.buf;
+    Py_ssize_t boards = 0, bytes = 0, bad = 0;
+    if (lines < 0 || meta.len < lines * 6 * 8) {
+        bad = 1;
+    } else {
+        for (Py_ssize_t i = 0; i < lines; i++) {
+            const int64_t *row = m + i * 6;
+            if (row[0] == LINE_BOARD) {
+                if (row[1] < 0 || row[2] < row[1] || row[2] > data.len) bad = 1;
+                else boards++, bytes += row[2] - row[1];
+            } else if (row[0] != LINE_SKIP) {
+                bad = 1;
+            }
+        }
+    }
     char *buffer = NULL;
-    if (length < 1 || data.len % (length + 1) || scores.len != n * 8 || words.len != n * 4) {
-        PyErr_SetString(PyExc_ValueError, "format_rows: n lines of length bytes, int64[n] scores, int32[n] words");
-    } else if (!(buffer = PyMem_RawMalloc((size_t)n * (size_t)(length + 36) + 1))) {
+    if (bad || scores.len != boards * 8 || words.len != boards * 4) {
+        PyErr_SetString(PyExc_ValueError, "format_lines: board and blank lines only; scores and words a board");
+    } else if (!(buffer = PyMem_RawMalloc((size_t)bytes + (size_t)boards * 36 + 1))) {
         PyErr_NoMemory();
     } else {
         const char *in = data.buf;
@@ -356,30 +517,26 @@ static PyObject *format_rows(PyObject *self, PyObject *args) {
         const int32_t *w = words.buf;
         char *at = buffer;
         long long total = 0;
-        int ascii = 1;
         Py_BEGIN_ALLOW_THREADS
-        for (Py_ssize_t i = 0; i < n; i++) {
-            const char *line = in + i * (length + 1);
-            for (Py_ssize_t k = 0; k < length; k++) ascii &= (unsigned char)line[k] < 128;
-            memcpy(at, line, (size_t)length);
-            at += length;
+        Py_ssize_t b = 0;
+        for (Py_ssize_t i = 0; i < lines; i++) {
+            const int64_t *row = m + i * 6;
+            if (row[0] != LINE_BOARD) continue;
+            for (int64_t k = row[1]; k < row[2]; k++) *at++ = in[k] == '\t' ? ' ' : in[k];
             *at++ = '\t';
-            at = put_int(at, s[i]);
+            at = put_int(at, s[b]);
             *at++ = '\t';
-            at = put_int(at, w[i]);
+            at = put_int(at, w[b]);
             *at++ = '\n';
-            total += s[i];
+            total += s[b++];
         }
         Py_END_ALLOW_THREADS
-        if (!ascii) {
-            PyErr_SetString(PyExc_ValueError, "format_rows: the lines are not ASCII");
-        } else {
-            PyObject *text = PyUnicode_DecodeASCII(buffer, at - buffer, "strict");
-            if (text) result = Py_BuildValue("NL", text, total);
-        }
+        PyObject *text = PyUnicode_DecodeUTF8(buffer, at - buffer, "strict");
+        if (text) result = Py_BuildValue("NL", text, total);
         PyMem_RawFree(buffer);
     }
     PyBuffer_Release(&data);
+    PyBuffer_Release(&meta);
     PyBuffer_Release(&scores);
     PyBuffer_Release(&words);
     return result;
@@ -388,8 +545,8 @@ static PyObject *format_rows(PyObject *self, PyObject *args) {
 static PyMethodDef methods[] = {
     {"score_batch", score_batch, METH_VARARGS, score_batch_doc},
     {"solve_one", solve_one, METH_VARARGS, solve_one_doc},
-    {"plain_codes", plain_codes, METH_VARARGS, plain_codes_doc},
-    {"format_rows", format_rows, METH_VARARGS, format_rows_doc},
+    {"parse_lines", parse_lines, METH_VARARGS, parse_lines_doc},
+    {"format_lines", format_lines, METH_VARARGS, format_lines_doc},
     {NULL, NULL, 0, NULL},
 };
 

@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError, LexiconError
+from ..progress import task
 from ..spelling import PLAIN, Spelling, spelling, spelling_of
 from ..storage import atomic_write_bytes, cache_dir
 
@@ -290,7 +291,8 @@ def _compile_lexicon(lexicon: Any, use_cache: bool) -> CompiledLexicon:
         if mapped is not None:
             break
     if mapped is None:
-        built = compile_words(list(lexicon.keys()), spelled)
+        with task(f"compiling lexicon {getattr(lexicon, 'name', '')} for the fast engine (once: cached in the store)"):
+            built = compile_words(list(lexicon.keys()), spelled)
         data = to_bytes(built, key)
         for place in places:  # the store beside the trie; a store we cannot write: this user's cache folder
             try:

@@ -329,15 +329,13 @@ class WebApp:
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
 
     def records(self) -> dict[str, Any]:
-        """GET /api/records: the best board per lexicon, size and dice set from the result files `results` reads
-        (optimize's, and prove's proofs)."""
-        from ..optimize.results import load_results
-        from ..prove.records import load_proofs
+        """GET /api/records: the best board per lexicon, size and dice set: the records shipped with the package
+        (`prove.shipped`) plus the result files of `serve --results DIR` (optimize's, and prove's proofs)."""
+        from ..prove.shipped import load_records
 
-        if self.results is None or not self.results.is_dir():
-            return {"folder": None, "records": []}
-        runs, _known = load_results(self.results)
-        return {"folder": str(self.results), "records": best_records([*runs, *load_proofs(self.results)])}
+        folder = self.results if self.results is not None and self.results.is_dir() else None
+        runs, _known, proofs = load_records(folder)
+        return {"folder": str(folder) if folder else None, "records": best_records([*runs, *proofs])}
 
     # -- long jobs
 
@@ -473,6 +471,7 @@ def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "proven": bool(proof and run.get("proven_best")),
             "command": run.get("command"),
             "file": run.get("_file"),
+            "shipped": bool(run.get("_shipped")),
         }
         held = best.get(key)
         if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):

@@ -1,8 +1,13 @@
 "use strict";
 // The page: every view calls the JSON API under /api/ (docs/web.md); nothing leaves this machine.
+// Every text it shows comes from the message catalogues (i18n.js, static/i18n/*.json).
 
 const $ = (id) => document.getElementById(id);
-const state = { languages: [], scoring: [], solved: null, game: null, job: null, view: "solve" };
+const t = (key, values) => I18n.t(key, values);
+// solveSeq / gameSeq: the latest request wins (a slow answer to an older one never replaces a newer board);
+// busy: requests in flight (the browser tests wait for 0).
+const state = { languages: [], scoring: [], solved: null, game: null, job: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0 };
+const VIEWS = ["play", "solve", "word", "compare", "search", "records"];
 
 // ------------------------------------------------------------------ API
 
@@ -13,12 +18,28 @@ function say(text, kind = "info") {
   m.hidden = !text;
 }
 
-// GET or POST JSON; a 202 "building" answer shows the build's progress and retries until the lexicon is ready.
+function sayError(err) {
+  say(t("error", { message: err.message }), "error");
+}
+
+// GET or POST JSON (POSTs always `Content-Type: application/json`); a 409 "not built" answer asks for the
+// build (a GET never builds: POST /api/lexicons/NAME/build); a 202 "building" answer shows the build's progress
+// and retries until the lexicon is ready.
 async function api(url, body) {
   for (;;) {
     const opts = body === undefined ? {} : { method: "POST", headers: { "Content-Type": "application/json" }, body: JSON.stringify(body) };
-    const res = await fetch(url, opts);
-    const data = await res.json();
+    state.busy += 1;
+    let res, data;
+    try {
+      res = await fetch(url, opts);
+      data = await res.json();
+    } finally {
+      state.busy -= 1;
+    }
+    if (res.status === 409 && data.not_built) {
+      await api(`/api/lexicons/${encodeURIComponent(data.not_built)}/build`, {});
+      continue;
+    }
     if (res.status === 202 && data.building) {
       showBuilding(data.building, data.lines);
       await new Promise((ok) => setTimeout(ok, 1000));
@@ -42,6 +63,8 @@ function query(params) {
   return q.toString();
 }
 
+const fmt = (n) => I18n.number.format(n);
+
 // ------------------------------------------------------------------ board panel
 
 function currentLanguage() {
@@ -59,7 +82,11 @@ function fillLanguages() {
   const box = $("compare-langs");
   for (const l of state.languages) {
     const label = document.createElement("label");
-    label.innerHTML = `<input type="checkbox" value="${l.lang}"> ${l.lang}`;
+    const input = document.createElement("input");
+    input.type = "checkbox";
+    input.value = l.lang;
+    label.append(input, " " + l.lang);
+    label.title = l.name;
     box.appendChild(label);
   }
 }
@@ -68,21 +95,25 @@ function fillLexicons(chosen) {
   const l = currentLanguage();
   $("lexicon").textContent = "";
   for (const x of l.lexicons) {
-    const built = x.state === "built" ? "" : ` (${x.state})`;
+    const built = x.state === "built" ? "" : ` (${t("panel.not_built")})`;
     $("lexicon").add(new Option(x.name + built, x.name));
   }
   if (chosen && ![...$("lexicon").options].some((o) => o.value === chosen)) $("lexicon").add(new Option(chosen, chosen));
-  $("lexicon").value = chosen || l.default_lexicon || (l.lexicons[0] && l.lexicons[0].name) || "";
+  // The language's default word list when it is built, else one that is built (no wait for a build), else the default.
+  const built = l.lexicons.filter((x) => x.state === "built").map((x) => x.name);
+  const preferred = built.includes(l.default_lexicon) ? l.default_lexicon : built[0] || l.default_lexicon;
+  $("lexicon").value = chosen || preferred || (l.lexicons[0] && l.lexicons[0].name) || "";
 }
 
 // Dice sets of the chosen size, else letters drawn from the dice faces or the lexicon's letter frequencies.
 function fillDice(chosen) {
   const l = currentLanguage();
   const size = sizeText();
+  chosen = chosen || $("dice").value;
   $("dice").textContent = "";
   for (const d of l.dice_sets.filter((d) => d.size === size)) $("dice").add(new Option(d.id, d.id));
-  if (l.dice_sets.length) $("dice").add(new Option("letters: dice faces", "letters:uniform"));
-  $("dice").add(new Option("letters: lexicon frequencies", "letters:lexicon"));
+  if (l.dice_sets.length) $("dice").add(new Option(t("panel.dice.uniform"), "letters:uniform"));
+  $("dice").add(new Option(t("panel.dice.lexicon"), "letters:lexicon"));
   if (chosen && [...$("dice").options].some((o) => o.value === chosen)) $("dice").value = chosen;
 }
 
@@ -94,10 +125,10 @@ function rulesParams() {
   };
 }
 
-function boardParams() {
+function boardParams(board) {
   // No dice set: the server takes the language's set of the board's size (its rules and what a bare q means).
   return {
-    board: $("board-text").value.trim(),
+    board: board ?? $("board-text").value.trim(),
     lang: $("lang").value,
     lexicon: $("lexicon").value,
     size: $("size").value === "custom" ? sizeText() : "",
@@ -110,74 +141,96 @@ async function rollBoard() {
   const p = { lang: $("lang").value, lexicon: $("lexicon").value, size: sizeText() };
   if (dice.startsWith("letters:")) p.letters = dice.slice(8);
   else p.dice = dice;
-  const rolled = await api("/api/roll?" + query(p));
-  $("board-text").value = rolled.board;
-  return rolled;
+  return api("/api/roll?" + query(p));
+}
+
+function settingsSummary() {
+  const l = currentLanguage();
+  const rules = (state.view === "play" && state.game ? state.game.solved : state.solved)?.rules;
+  const parts = [l ? l.name : $("lang").value, sizeText(), $("lexicon").value];
+  if (rules) parts.push(rulesText(rules));
+  $("settings-summary").textContent = parts.join(" · ");
 }
 
 // ------------------------------------------------------------------ solve view
 
-function shareUrl(solved) {
+function shareUrl(solved, view = "solve") {
   const p = boardParams();
-  const q = { board: solved.board, lang: solved.lang, lexicon: solved.lexicon.name, size: p.size, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals, view: state.view };
+  const q = { view, board: solved.board, lang: solved.lang, lexicon: solved.lexicon.name, size: p.size, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals };
   return location.origin + "/?" + query(q);
 }
 
 async function solve() {
-  const p = boardParams();
-  if (!p.board) await rollBoard();
+  const seq = ++state.solveSeq;
+  if (!$("board-text").value.trim()) {
+    const rolled = await rollBoard();
+    if (seq !== state.solveSeq) return state.solved;
+    $("board-text").value = rolled.board;
+  }
   const solved = await api("/api/solve?" + query(boardParams()));
+  if (seq !== state.solveSeq) return state.solved; // a newer board was asked for meanwhile
   state.solved = solved;
   showSolved();
   return solved;
 }
 
 function rulesText(rules) {
-  const t = rules.scoring.table;
-  const table = Object.entries(t).map(([n, pts]) => `${n}:${pts}`).join(" ");
-  return `${rules.min_length}+ letters, ${rules.scoring.name} (${table}), diagonals ${rules.diagonals ? "on" : "off"}`;
+  const table = Object.entries(rules.scoring.table).map(([n, pts]) => `${n}:${pts}`).join(" ");
+  return t("rules.text", { min: rules.min_length, scoring: rules.scoring.name, table, diagonals: rules.diagonals ? t("rules.diagonals_on") : t("rules.diagonals_off") });
 }
 
 function showSolved() {
   const s = state.solved;
+  if (!s) return;
   Board.render($("solve-board"), $("solve-path"), s.grid);
-  Board.render($("play-board"), $("play-path"), s.grid);
-  $("solve-summary").innerHTML = "";
+  const summary = $("solve-summary");
+  summary.textContent = "";
   const strong = document.createElement("strong");
   strong.id = "total";
-  strong.textContent = `score ${s.score}`;
-  $("solve-summary").append(strong, ` from ${s.n_words} words · ${s.board} (${s.rows}x${s.cols}) · ${s.lang}` +
-    `${s.dice ? " · dice " + s.dice : ""} · lexicon ${s.lexicon.name} (${(s.lexicon.word_count || 0).toLocaleString("en")} words)`);
-  $("rules-summary").textContent = rulesText(s.rules);
-  for (const w of s.warnings || []) say("Warning: " + w, "warn");
+  strong.dataset.score = s.score;
+  strong.textContent = t("solve.total", { score: s.score, words: s.n_words });
+  const detail = document.createElement("span");
+  detail.id = "solve-detail";
+  detail.dataset.board = s.board;
+  detail.textContent = " · " + [s.board, `${s.rows}x${s.cols}`, s.lang, s.dice ? t("solve.dice", { dice: s.dice }) : "",
+    t("solve.lexicon", { name: s.lexicon.name, count: s.lexicon.word_count || 0 })].filter(Boolean).join(" · ");
+  const rules = document.createElement("span");
+  rules.id = "rules-summary";
+  rules.className = "rules-line";
+  rules.textContent = rulesText(s.rules);
+  summary.append(strong, detail, document.createElement("br"), rules);
+  for (const w of s.warnings || []) say(t("warning", { message: w }), "warn");
   const url = shareUrl(s);
   $("share-url").value = url;
-  history.replaceState(null, "", url.slice(location.origin.length));
+  if (state.view === "solve") history.replaceState(null, "", url.slice(location.origin.length));
+  settingsSummary();
   showWords();
 }
 
-function sortedWords(words) {
-  const how = $("sort").value;
+function sortedWords(words, how = $("sort").value) {
   const list = words.slice();
-  if (how === "length") list.sort((a, b) => b.length - a.length || a.word.localeCompare(b.word));
-  else if (how === "alpha") list.sort((a, b) => a.word.localeCompare(b.word));
-  else list.sort((a, b) => b.points - a.points || a.word.localeCompare(b.word));
+  const cmp = (a, b) => a.word.localeCompare(b.word, I18n.code);
+  if (how === "length") list.sort((a, b) => b.length - a.length || cmp(a, b));
+  else if (how === "alpha") list.sort(cmp);
+  else list.sort((a, b) => b.points - a.points || cmp(a, b));
   return list;
 }
 
 const escapeHtml = (s) => s.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`);
 
 // A word list: one HTML string (a thousand words lay out in milliseconds), one set of listeners on the list.
-// Hovering, focusing (Tab) or tapping a word draws its path on `boardEl`.
+// Hovering, focusing (Tab) or tapping a word draws its path on `boardEl` (kept in view: style.css).
 function bindList(ol, boardEl, svgEl) {
   ol.words = [];
   const show = (e) => {
     const li = e.target.closest("li");
-    if (!li || !ol.contains(li)) return;
+    if (!li || !ol.contains(li) || !ol.words[+li.dataset.i]) return;
     Board.draw(boardEl, svgEl, ol.words[+li.dataset.i].path);
     if (e.type === "click") {
       ol.querySelectorAll("li.sel").forEach((x) => x.classList.remove("sel"));
       li.classList.add("sel");
+      const box = boardEl.getBoundingClientRect();
+      if (box.bottom < 0 || box.top > innerHeight) boardEl.scrollIntoView({ block: "nearest" });
     }
   };
   ol.addEventListener("mouseover", show);
@@ -200,39 +253,51 @@ function showWords() {
 }
 
 // ------------------------------------------------------------------ play view
+// The game's board and words live in state.game only: the Solve view never shows them, the panel's
+// controls start a new game, and the words are listed when the game is over.
 
-async function startGame() {
-  await rollBoard();
-  await solve();
-  const minutes = Math.max(0.05, Number($("play-minutes").value) || 3);
-  const words = new Map(state.solved.words.map((w) => [w.word, w]));
+async function startGame(challenge) {
   if (state.game && state.game.timer) clearInterval(state.game.timer);
-  state.game = { words, found: new Map(), score: 0, ends: Date.now() + minutes * 60000, timer: null, over: false };
+  state.game = null;
+  document.body.dataset.game = "starting";
+  const seq = ++state.gameSeq;
+  const board = challenge ? challenge.board : (await rollBoard()).board;
+  const solved = await api("/api/solve?" + query(boardParams(board)));
+  if (seq !== state.gameSeq) return; // a newer game was started meanwhile
+  const minutes = challenge && challenge.minutes ? challenge.minutes : Math.max(0.05, Number($("play-minutes").value) || 3);
+  $("play-minutes").value = minutes;
+  const words = new Map(solved.words.map((w) => [w.word, w]));
+  state.game = { solved, words, found: new Map(), score: 0, minutes, ends: Date.now() + minutes * 60000, timer: null, over: false, vs: challenge ? challenge.vs : null };
+  Board.render($("play-board"), $("play-path"), solved.grid);
+  $("play-board").dataset.board = solved.board;
+  for (const w of solved.warnings || []) say(t("warning", { message: w }), "warn");
   fillList($("play-found"), []);
   fillList($("play-missed"), []);
   $("play-summary").hidden = true;
-  $("play-feedback").textContent = "";
-  $("play-input").disabled = false;
-  $("play-end").disabled = false;
+  $("play-current").textContent = "";
+  feedback(state.game.vs != null ? t("play.challenge_start", { score: state.game.vs }) : t("play.go"), "start");
+  for (const id of ["play-input", "play-submit", "play-end"]) $(id).disabled = false;
   $("play-input").value = "";
-  $("play-input").focus();
-  Board.clear($("play-board"), $("play-path"));
+  settingsSummary();
   tick();
   state.game.timer = setInterval(tick, 250);
   showPlayScore();
+  history.replaceState(null, "", "/?" + query({ view: "play", lang: solved.lang, lexicon: solved.lexicon.name }));
+  document.body.dataset.game = "running";
 }
 
 function tick() {
   const g = state.game;
+  if (!g) return;
   const left = Math.max(0, g.ends - Date.now());
   const s = Math.ceil(left / 1000);
   $("play-timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
-  if (left <= 0) endGame();
+  if (left <= 0) endGame(true);
 }
 
 function showPlayScore() {
   const g = state.game;
-  $("play-score").textContent = `${g.score} points, ${g.found.size} words`;
+  $("play-score").textContent = t("play.score", { score: g.score, words: g.found.size });
 }
 
 function feedback(text, kind) {
@@ -242,45 +307,99 @@ function feedback(text, kind) {
   f.dataset.kind = kind;
 }
 
+function found(key, hit, path) {
+  const g = state.game;
+  g.found.set(key, hit);
+  g.score += hit.points;
+  fillList($("play-found"), [hit, ...$("play-found").words]);
+  Board.draw($("play-board"), $("play-path"), path || hit.path);
+  showPlayScore();
+  feedback(t("feedback.found", { word: key, points: hit.points }), "found");
+}
+
+// A word traced on the board (by dragging or tapping): always on the board; the same checks as a typed one.
+async function guessPath(path) {
+  const g = state.game;
+  if (!g || g.over || !path.length) return;
+  const word = Board.word($("play-board"), path);
+  $("play-current").textContent = Board.label(word);
+  if (g.found.has(word)) return feedback(t("feedback.already", { word }), "already");
+  if ([...word].length < g.solved.rules.min_length) return feedback(t("feedback.short", { word, min: g.solved.rules.min_length }), "short");
+  const hit = g.words.get(word);
+  if (hit) return found(word, hit, path);
+  return notAWord(word);
+}
+
+// A typed word: in the game's words as typed, else as the lexicon's recipe normalises it (asked of the
+// server: `Häuser` is `haeuser` in German), else a word not on this board, else not a word.
 async function guess(raw) {
   const g = state.game;
   if (!g || g.over) return;
   const word = raw.trim().toLowerCase().normalize("NFC");
   if (!word) return;
-  const min = state.solved.rules.min_length;
-  if (g.found.has(word)) return feedback(`${word}: already found`, "already");
-  if ([...word].length < min) return feedback(`${word}: too short (at least ${min} letters)`, "short");
-  const hit = g.words.get(word);
-  if (hit) {
-    g.found.set(word, hit);
-    g.score += hit.points;
-    fillList($("play-found"), [hit, ...$("play-found").words]);
-    Board.draw($("play-board"), $("play-path"), hit.path);
-    showPlayScore();
-    return feedback(`${word}: found, +${hit.points}`, "found");
-  }
+  const min = g.solved.rules.min_length;
+  if (g.found.has(word)) return feedback(t("feedback.already", { word }), "already");
+  if ([...word].length < min) return feedback(t("feedback.short", { word, min }), "short");
+  if (g.words.has(word)) return found(word, g.words.get(word));
+  let look;
   try {
-    const look = await api("/api/lookup?" + query({ word, lang: state.solved.lang, lexicon: state.solved.lexicon.name }));
-    if (look.found) feedback(`${word}: a word, but not on the board`, "not-on-board");
-    else feedback(`${word}: not a word in ${look.lexicon}`, "not-word");
+    look = await lookUpWord(word, g.solved);
   } catch (e) {
-    feedback(`${word}: ${e.message}`, "not-word");
+    return feedback(t("error", { message: e.message }), "not-word");
+  }
+  if (g.over) return;
+  if (look.found && g.found.has(look.key)) return feedback(t("feedback.already", { word: look.key }), "already");
+  if (look.found && g.words.has(look.key)) return found(look.key, g.words.get(look.key));
+  if (look.found) return feedback(t("feedback.not_on_board", { word }), "not-on-board");
+  return feedback(t("feedback.not_word", { word, reason: t("reason." + look.category) }), "not-word");
+}
+
+async function notAWord(word) {
+  const g = state.game;
+  try {
+    const look = await lookUpWord(word, g.solved);
+    feedback(t("feedback.not_word", { word, reason: t("reason." + look.category) }), "not-word");
+  } catch (e) {
+    feedback(t("error", { message: e.message }), "not-word");
   }
 }
 
-function endGame() {
+function lookUpWord(word, solved) {
+  return api("/api/lookup?" + query({ word, lang: solved.lang, lexicon: solved.lexicon.name }));
+}
+
+function challengeUrl(g) {
+  const s = g.solved;
+  const p = rulesParams();
+  const q = { view: "play", board: s.board, lang: s.lang, lexicon: s.lexicon.name, min_length: s.rules.min_length,
+    scoring: p.scoring || undefined, diagonals: s.rules.diagonals ? "" : "false", minutes: g.minutes, vs: g.score };
+  return location.origin + "/?" + query(q);
+}
+
+function endGame(timeUp = false) {
   const g = state.game;
   if (!g || g.over) return;
   g.over = true;
   clearInterval(g.timer);
-  $("play-timer").textContent = "0:00";
-  $("play-input").disabled = true;
-  $("play-end").disabled = true;
-  const s = state.solved;
-  feedback(`Time! ${g.score} of ${s.score} points (${g.found.size} of ${s.n_words} words)`, "over");
-  fillList($("play-missed"), sortedWords(s.words).filter((w) => !g.found.has(w.word)));
+  state.tracer && state.tracer.reset();
+  if (timeUp) $("play-timer").textContent = "0:00";
+  for (const id of ["play-input", "play-submit", "play-end"]) $(id).disabled = true;
+  const s = g.solved;
+  const values = { score: g.score, total: s.score, found: g.found.size, words: s.n_words };
+  feedback(`${timeUp ? t("play.time_up") : t("play.over")} ${t("play.final", values)}`, "over");
+  if (g.vs != null) say(g.score > g.vs ? t("play.beat", { score: g.vs }) : t("play.not_beat", { score: g.vs }), "info");
+  fillList($("play-missed"), sortedWords(s.words, "points").filter((w) => !g.found.has(w.word)));
+  $("challenge-url").value = challengeUrl(g);
+  $("play-result").textContent = t("play.result_line", { ...values, lang: s.lang, size: `${s.rows}x${s.cols}`, board: s.board });
   $("play-summary").hidden = false;
+  document.body.dataset.game = "over";
   $("play-start").focus();
+}
+
+async function copy(text, input) {
+  if (input) input.select();
+  try { await navigator.clipboard.writeText(text); } catch { document.execCommand("copy"); }
+  say(t("copied"));
 }
 
 // ------------------------------------------------------------------ is it a word?
@@ -291,7 +410,12 @@ async function lookUp() {
   const r = await api("/api/lookup?" + query({ word, lang: $("lang").value, lexicon: $("lexicon").value }));
   const a = $("word-answer");
   a.dataset.found = r.found;
-  a.textContent = r.found ? `Yes: “${r.key}” is in lexicon ${r.lexicon}.` : `No: “${r.key}”: ${r.reason}.`;
+  a.dataset.category = r.category;
+  a.textContent = r.found ? t("word.yes", { word: r.key, lexicon: r.lexicon }) : t("word.no", { word: r.word, reason: t("reason." + r.category) });
+  const small = document.createElement("small");
+  small.className = "detail";
+  small.textContent = t("word.detail", { detail: r.reason });
+  a.append(document.createElement("br"), small);
 }
 
 // ------------------------------------------------------------------ long jobs: compare and search
@@ -310,22 +434,22 @@ async function runJob(url, body, onProgress, onEnd, stopButton, startButton) {
     startButton.disabled = false;
     state.job = null;
     const done = JSON.parse(e.data);
-    if (done.state === "error") say("Error: " + done.error, "error");
+    if (done.state === "error") say(t("error", { message: done.error }), "error");
     else onEnd(done);
   });
   events.onerror = () => { if (events.readyState === EventSource.CLOSED) { stopButton.disabled = true; startButton.disabled = false; } };
-  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST" });
+  stopButton.onclick = () => fetch(`/api/jobs/${job.id}/stop`, { method: "POST", headers: { "Content-Type": "application/json" }, body: "{}" });
 }
 
 async function startCompare() {
   const langs = [...$("compare-langs").querySelectorAll("input:checked")].map((x) => x.value);
   $("compare-progress").textContent = "";
   $("compare-out").textContent = "";
-  $("compare-chart").hidden = true;
+  $("compare-chart").setAttribute("hidden", "");
   const body = { langs, size: $("compare-size").value, boards: Number($("compare-boards").value), seed: Number($("compare-seed").value) };
   await runJob("/api/compare", body,
     (ev) => { if (ev.message) $("compare-progress").textContent += ev.message + "\n"; },
-    (done) => { $("compare-progress").textContent += `done in ${done.seconds} s (${done.state})\n`; showCompare(done.result); },
+    (done) => { $("compare-progress").textContent += t("compare.done", { seconds: done.seconds, state: done.state }) + "\n"; showCompare(done.result); },
     $("compare-stop"), $("compare-start"));
 }
 
@@ -344,7 +468,8 @@ function showCompare(result) {
   drawChart(result.languages);
 }
 
-// One line per language: the share of boards at each score (20 bins up to the highest score).
+// One line per language: the share of boards at each score (20 bins up to the highest score). The SVG has a
+// viewBox and scales to its box (style.css), so it fits a phone.
 function drawChart(langs) {
   const svg = $("compare-chart");
   const W = 720, H = 320, L = 50, B = 30, T = 10, R = 130;
@@ -357,19 +482,21 @@ function drawChart(langs) {
   });
   const ymax = Math.max(...shares.flat(), 0.01);
   const x = (i) => L + (i + 0.5) * (W - L - R) / bins, y = (v) => H - B - v / ymax * (H - B - T);
-  const colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf"];
+  const colours = ["#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#b35900", "#8c564b", "#c2188b", "#0f7c8a"];
+  const text = (s) => escapeHtml(String(s));
   let out = `<line x1="${L}" y1="${H - B}" x2="${W - R}" y2="${H - B}" stroke="#444"/><line x1="${L}" y1="${T}" x2="${L}" y2="${H - B}" stroke="#444"/>`;
-  out += `<text x="${(W - R + L) / 2}" y="${H - 5}" text-anchor="middle">score (bins of ${width})</text>`;
-  out += `<text x="${L + 6}" y="${T + 10}">share of boards</text><text x="${L - 4}" y="${T + 10}" text-anchor="end">${(ymax * 100).toFixed(0)}%</text>`;
+  out += `<text x="${(W - R + L) / 2}" y="${H - 5}" text-anchor="middle">${text(t("compare.x_axis", { width }))}</text>`;
+  out += `<text x="${L + 6}" y="${T + 10}">${text(t("compare.y_axis"))}</text><text x="${L - 4}" y="${T + 10}" text-anchor="end">${(ymax * 100).toFixed(0)}%</text>`;
   for (let i = 0; i <= bins; i += 5) out += `<text x="${L + i * (W - L - R) / bins}" y="${H - B + 14}" text-anchor="middle">${i * width}</text>`;
   langs.forEach((l, k) => {
     const c = colours[k % colours.length];
     const pts = shares[k].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
-    out += `<polyline class="series" data-lang="${l.lang}" fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`;
-    out += `<text x="${W - R + 10}" y="${T + 16 + 18 * k}" fill="${c}">${l.lang}: mean ${l.mean}</text>`;
+    out += `<polyline class="series" data-lang="${text(l.lang)}" fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`;
+    out += `<text x="${W - R + 10}" y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
   });
   svg.innerHTML = out;
-  svg.hidden = false;
+  svg.removeAttribute("hidden"); // an SVG element has no `hidden` property: the attribute is what CSS hides
+
 }
 
 async function startSearch() {
@@ -382,22 +509,26 @@ async function startSearch() {
     seed: $("search-seed").value,
   };
   $("search-best").textContent = "";
-  $("search-progress").textContent = "starting...";
+  $("search-progress").textContent = t("search.starting");
   await runJob("/api/optimize", body,
     (ev) => {
       if (ev.message) $("search-progress").textContent = ev.message;
-      else $("search-progress").textContent = `best ${ev.best} · ${ev.evaluated.toLocaleString("en")} boards · ${ev.rate.toLocaleString("en")} boards/s · ${ev.elapsed.toFixed(1)} s`;
+      else $("search-progress").textContent = t("search.progress", { best: ev.best, boards: ev.evaluated, rate: ev.rate, seconds: ev.elapsed.toFixed(1) });
     },
     (done) => {
       const r = done.result;
       if (!r) return;
-      $("search-progress").textContent = `${done.state === "stopped" ? "stopped" : "done"}: best ${r.best.length ? r.best[0].score : "-"} · ${r.boards_evaluated.toLocaleString("en")} boards in ${r.seconds} s (${(r.boards_per_second || 0).toLocaleString("en")} boards/s) · seed ${r.seed}`;
+      $("search-progress").dataset.state = done.state;
+      $("search-progress").textContent = t(done.state === "stopped" ? "search.stopped" : "search.done",
+        { best: r.best.length ? r.best[0].score : "-", boards: r.boards_evaluated, seconds: r.seconds, rate: r.boards_per_second || 0, seed: r.seed });
       for (const b of r.best) {
         const li = document.createElement("li");
         const a = document.createElement("a");
-        a.href = "/?" + query({ board: b.board, lang: r.lang, lexicon: r.settings.lexicon, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals, view: "solve" });
+        a.href = "/?" + query({ view: "solve", board: b.board, lang: r.lang, lexicon: r.settings.lexicon, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals });
         a.textContent = `${b.score} ${b.board}`;
         a.className = "open-board";
+        a.dataset.score = b.score;
+        a.dataset.board = b.board;
         li.appendChild(a);
         $("search-best").appendChild(li);
       }
@@ -409,52 +540,128 @@ async function startSearch() {
 
 async function showRecords() {
   const r = await api("/api/records");
-  $("records-note").textContent = r.folder ? `best boards from the result files in ${r.folder} (boggle-i18n optimize --output, proofs from prove --output, marked proven)` : "no results folder (serve --results DIR)";
+  $("records-note").textContent = r.folder ? t("records.note_folder", { folder: r.folder }) : t("records.note");
   const body = $("records").tBodies[0];
   body.textContent = "";
   for (const x of r.records) {
     const tr = body.insertRow();
-    for (const v of [x.lang || "", x.lexicon, x.size, x.dice || "free", x.score + (x.proven ? " proven" : ""), x.board]) tr.insertCell().textContent = v;
+    // The columns a phone shows first: language, size, score, board (the table scrolls sideways for the rest).
+    const cells = [x.lang || "", x.size, x.proven ? t("records.proven", { score: x.score }) : fmt(x.score), x.board, x.lexicon, x.dice || t("records.free")];
+    for (const v of cells) tr.insertCell().textContent = v;
     const a = document.createElement("a");
-    a.href = "/?" + query({ board: x.board, lang: x.lang, lexicon: x.lexicon, min_length: x.rules && x.rules.min_length, scoring: x.rules && x.rules.scoring.name, diagonals: x.rules && x.rules.diagonals === false ? "false" : "", view: "solve" });
-    a.textContent = "solve";
+    a.href = "/?" + query({ view: "solve", board: x.board, lang: x.lang, lexicon: x.lexicon, min_length: x.rules && x.rules.min_length, scoring: x.rules && x.rules.scoring.name, diagonals: x.rules && x.rules.diagonals === false ? "false" : "" });
+    a.textContent = t("records.solve");
     tr.insertCell().appendChild(a);
   }
 }
 
-// ------------------------------------------------------------------ views and start-up
+// ------------------------------------------------------------------ views, interface language, start-up
 
-function showView(view) {
+function showView(view, focus = false) {
   state.view = view;
-  for (const b of document.querySelectorAll("#tabs button")) b.setAttribute("aria-selected", b.dataset.view === view);
+  document.body.dataset.view = view;
+  for (const b of document.querySelectorAll("#tabs button")) {
+    const on = b.dataset.view === view;
+    b.setAttribute("aria-selected", on);
+    b.tabIndex = on ? 0 : -1;
+    if (on && focus) b.focus();
+  }
   for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== "view-" + view;
   $("board-panel").hidden = view === "records" || view === "compare";
-  if (view === "records") showRecords().catch((e) => say("Error: " + e.message, "error"));
-  if (state.solved) history.replaceState(null, "", shareUrl(state.solved).slice(location.origin.length));
+  $("skip-game").hidden = view !== "play";
+  if (view === "play") $("settings").open = false;
+  if (view === "solve" || view === "search") $("settings").open = true;
+  settingsSummary();
+  if (view === "records") showRecords().catch(sayError);
+  if (view === "play" && !state.game) startGame().catch(sayError);
+  if (view === "solve") {
+    if (state.solved) history.replaceState(null, "", shareUrl(state.solved).slice(location.origin.length));
+    else solve().catch(sayError);
+  }
+  if (view !== "solve" && view !== "play") history.replaceState(null, "", "/?" + query({ view, lang: $("lang").value }));
+}
+
+// Tabs: one Tab stop; arrow keys, Home and End move between them (the WAI-ARIA tabs pattern).
+function bindTabs() {
+  const tabs = [...document.querySelectorAll("#tabs button")];
+  for (const b of tabs) b.addEventListener("click", () => showView(b.dataset.view));
+  $("tabs").addEventListener("keydown", (e) => {
+    const i = tabs.indexOf(document.activeElement);
+    if (i < 0) return;
+    const rtl = document.documentElement.dir === "rtl";
+    const step = { ArrowRight: rtl ? -1 : 1, ArrowLeft: rtl ? 1 : -1 }[e.key];
+    let j = null;
+    if (step) j = (i + step + tabs.length) % tabs.length;
+    if (e.key === "Home") j = 0;
+    if (e.key === "End") j = tabs.length - 1;
+    if (j === null) return;
+    e.preventDefault();
+    showView(tabs[j].dataset.view, true);
+  });
+}
+
+async function setInterfaceLanguage(code) {
+  await I18n.load(code);
+  I18n.apply();
+  $("ui-lang").value = code;
+  try { localStorage.setItem("boggle-i18n.ui", code); } catch { /* private mode */ }
+  if (state.languages.length) {
+    fillDice($("dice").value);
+    fillLexicons($("lexicon").value);
+  }
+  if (state.solved) showSolved();
+  if (state.game) {
+    showPlayScore();
+    if (state.game.over) { state.game.over = false; endGame(false); }
+  }
+  settingsSummary();
+}
+
+function chooseInterfaceLanguage(url) {
+  const asked = url.get("ui");
+  if (asked && asked in I18n.LANGS) return asked;
+  let saved = null;
+  try { saved = localStorage.getItem("boggle-i18n.ui"); } catch { /* private mode */ }
+  if (saved && saved in I18n.LANGS) return saved;
+  return I18n.fromBrowser(navigator.languages || [navigator.language]);
 }
 
 function guard(fn) {
   return async (e) => {
     if (e && e.preventDefault) e.preventDefault();
     say("");
-    try { await fn(e); } catch (err) { say("Error: " + err.message, "error"); }
+    try { await fn(e); } catch (err) { sayError(err); }
   };
+}
+
+// A change in the board panel: in Play it starts a new game on the new settings; in Solve it solves again.
+function panelChanged(newBoard) {
+  if (state.view === "play") return startGame();
+  if (newBoard) $("board-text").value = "";
+  return state.solved || newBoard ? solve() : null;
 }
 
 async function main() {
   const url = new URLSearchParams(location.search);
-  // A shared link's board is solved while the language list loads: the two requests run side by side.
+  for (const [code, name] of Object.entries(I18n.LANGS)) $("ui-lang").add(new Option(name, code));
+  const ui = chooseInterfaceLanguage(url);
+  const view = VIEWS.includes(url.get("view")) ? url.get("view") : url.get("board") ? "solve" : "play";
+  // A shared Solve link's board is solved while the catalogue and the language list load, side by side.
   const keys = ["board", "lang", "lexicon", "size", "min_length", "scoring", "diagonals"];
-  const shared = url.get("board") ? api("/api/solve?" + query(Object.fromEntries(keys.map((k) => [k, url.get(k)])))) : null;
+  const shared = url.get("board") && view === "solve" ? api("/api/solve?" + query(Object.fromEntries(keys.map((k) => [k, url.get(k)])))) : null;
   if (shared) shared.catch(() => {}); // reported below, once the page is set up
-  const data = await api("/api/languages");
+  const [data] = await Promise.all([api("/api/languages"), I18n.load(ui)]);
+  I18n.apply();
+  $("ui-lang").value = ui;
   state.languages = data.languages;
   state.scoring = data.scoring;
   fillLanguages();
   bindList($("words"), $("solve-board"), $("solve-path"));
   bindList($("play-found"), $("play-board"), $("play-path"));
   bindList($("play-missed"), $("play-board"), $("play-path"));
-  const lang = url.get("lang") || "en";
+  // The board's language: the link's, else the interface language when its word list is built, else English.
+  const built = (code) => state.languages.some((l) => l.lang === code && l.lexicons.some((x) => x.state === "built"));
+  const lang = url.get("lang") || (built(ui) ? ui : "en");
   $("lang").value = state.languages.some((l) => l.lang === lang) ? lang : "en";
   fillLexicons(url.get("lexicon"));
   if (url.get("size")) { $("size").value = "custom"; $("custom-size").value = url.get("size"); $("custom-size-label").hidden = false; }
@@ -465,33 +672,51 @@ async function main() {
     $("scoring").value = url.get("scoring");
   }
   $("diagonals").checked = url.get("diagonals") !== "false";
-  for (const b of document.querySelectorAll("#tabs button")) b.addEventListener("click", () => showView(b.dataset.view));
-  $("lang").addEventListener("change", () => { fillLexicons(); fillDice(); $("board-text").value = ""; });
-  $("size").addEventListener("change", () => { $("custom-size-label").hidden = $("size").value !== "custom"; fillDice(); });
-  $("custom-size").addEventListener("change", () => fillDice());
-  $("roll").addEventListener("click", guard(async () => { await rollBoard(); await solve(); }));
-  $("board-form").addEventListener("submit", guard(solve));
-  for (const id of ["min-length", "scoring", "diagonals"]) $(id).addEventListener("change", guard(() => state.solved && solve()));
+  bindTabs();
+  $("ui-lang").addEventListener("change", guard(() => setInterfaceLanguage($("ui-lang").value)));
+  $("lang").addEventListener("change", guard(() => { fillLexicons(); fillDice(); return panelChanged(true); }));
+  $("lexicon").addEventListener("change", guard(() => panelChanged(false)));
+  $("size").addEventListener("change", guard(() => {
+    $("custom-size-label").hidden = $("size").value !== "custom";
+    fillDice();
+    return $("size").value === "custom" ? null : panelChanged(true);
+  }));
+  $("custom-size").addEventListener("change", guard(() => { fillDice(); return panelChanged(true); }));
+  $("dice").addEventListener("change", guard(() => (state.view === "play" ? startGame() : null)));
+  $("roll").addEventListener("click", guard(() => { $("board-text").value = ""; return solve(); }));
+  $("board-form").addEventListener("submit", guard(() => (state.view === "play" ? startGame() : solve())));
+  for (const id of ["min-length", "scoring", "diagonals"]) $(id).addEventListener("change", guard(() => panelChanged(false)));
   $("sort").addEventListener("change", showWords);
   $("filter").addEventListener("input", showWords);
-  $("copy-link").addEventListener("click", guard(async () => {
-    $("share-url").select();
-    try { await navigator.clipboard.writeText($("share-url").value); } catch { document.execCommand("copy"); }
-    say("Link copied");
-  }));
-  $("play-start").addEventListener("click", guard(startGame));
-  $("play-end").addEventListener("click", () => endGame());
+  $("copy-link").addEventListener("click", guard(() => copy($("share-url").value, $("share-url"))));
+  $("copy-challenge").addEventListener("click", guard(() => copy($("challenge-url").value, $("challenge-url"))));
+  $("copy-result").addEventListener("click", guard(() => copy(`${$("play-result").textContent} ${$("challenge-url").value}`)));
+  $("play-start").addEventListener("click", guard(() => startGame()));
+  $("play-end").addEventListener("click", () => endGame(false));
   $("play-form").addEventListener("submit", guard(async () => { const v = $("play-input").value; $("play-input").value = ""; await guess(v); }));
+  state.tracer = Board.trace($("play-board"), $("play-path"), {
+    enabled: () => Boolean(state.game && !state.game.over),
+    change: (path) => { $("play-current").textContent = path.length ? Board.label(Board.word($("play-board"), path)) : ""; },
+    submit: (path) => guessPath(path).catch(sayError),
+  });
   $("word-form").addEventListener("submit", guard(lookUp));
   $("compare-form").addEventListener("submit", guard(startCompare));
   $("search-form").addEventListener("submit", guard(startSearch));
-  showView(["solve", "play", "word", "compare", "search", "records"].includes(url.get("view")) ? url.get("view") : "solve");
   if (shared) {
     $("board-text").value = url.get("board");
-    state.solved = await shared;
-    showSolved();
+    state.solved = await shared.catch((e) => { sayError(e); return null; });
+  }
+  if (view === "play" && url.get("board")) {
+    // A challenge link: the same board, rules and time as the friend who sent it.
+    const minutes = Number(url.get("minutes")) || 0;
+    state.game = { over: true }; // showView must not roll a board of its own
+    showView("play");
+    await startGame({ board: url.get("board"), minutes: minutes > 0 && minutes <= 60 ? minutes : null, vs: url.has("vs") ? Number(url.get("vs")) : null }).catch(sayError);
+  } else {
+    showView(view);
+    if (state.solved) showSolved();
   }
   document.body.dataset.ready = "true";
 }
 
-main().catch((e) => say("Error: " + e.message, "error"));
+main().catch(sayError);

@@ -1,5 +1,5 @@
 "use strict";
-// Drawing a board and a word's path on it (plain DOM and SVG, no library).
+// Drawing a board and a word's path on it (plain DOM and SVG, no library), and tracing a path with a pointer.
 
 const Board = {
   // A face as printed on a die: "qu" -> "Qu", "" -> blank.
@@ -7,20 +7,21 @@ const Board = {
     return face ? face.charAt(0).toUpperCase() + face.slice(1) : "";
   },
 
-  // Fill `el` with one cell per face of `grid` (rows of faces).
+  // Fill `el` with one cell per face of `grid` (rows of faces); --cols sizes the cells to the viewport (style.css).
   render(el, svg, grid) {
     el.textContent = "";
     const rows = grid.length, cols = rows ? grid[0].length : 0;
     el.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
+    el.style.setProperty("--cols", Math.max(cols, 1));
     el.dataset.rows = rows;
     el.dataset.cols = cols;
+    el.grid = grid;
     grid.forEach((row, r) => row.forEach((face, c) => {
       const cell = document.createElement("div");
       cell.className = "cell" + (face ? "" : " blank") + (face.length > 1 ? " multi" : "");
       cell.dataset.r = r;
       cell.dataset.c = c;
       cell.textContent = Board.label(face);
-      cell.title = face ? face : "blank";
       el.appendChild(cell);
     }));
     Board.clear(el, svg);
@@ -45,7 +46,7 @@ const Board = {
     defs.innerHTML = '<marker id="' + svg.id + '-arrow" viewBox="0 0 10 10" refX="9" refY="5" markerWidth="5" markerHeight="5" orient="auto-start-reverse"><path d="M 0 0 L 10 5 L 0 10 z" fill="currentColor"/></marker>';
     svg.appendChild(defs);
     const centre = ([r, c]) => {
-      const cell = el.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`);
+      const cell = Board.cell(el, r, c);
       const b = cell.getBoundingClientRect();
       return [b.left - box.left + b.width / 2, b.top - box.top + b.height / 2, cell];
     };
@@ -67,5 +68,81 @@ const Board = {
       svg.appendChild(line);
     }
     svg.dataset.path = path.map(([r, c]) => `${r},${c}`).join(" ");
+  },
+
+  cell(el, r, c) {
+    return el.querySelector(`.cell[data-r="${r}"][data-c="${c}"]`);
+  },
+
+  // The word a path spells: its faces joined (`qu` is one face, as the solver reads it).
+  word(el, path) {
+    return path.map(([r, c]) => el.grid[r][c]).join("");
+  },
+
+  // Tracing a path with a pointer (mouse, touch or pen: pointer events). Drag across the letters: each
+  // neighbouring cell entered joins the path, going back onto the cell before undoes the last one, and the
+  // release sends the word. Or tap cells one by one: a tap on the last cell sends, on the one before undoes.
+  // `on.change(path)` follows the path, `on.submit(path)` gets a finished one, `on.enabled()` says whether
+  // the game takes input now.
+  trace(el, svg, on) {
+    let path = [], down = false, moved = false, centres = [];
+    const same = (a, b) => a && b && a[0] === b[0] && a[1] === b[1];
+    const has = (p) => path.some((q) => same(p, q));
+    const near = (a, b) => Math.max(Math.abs(a[0] - b[0]), Math.abs(a[1] - b[1])) === 1;
+    const update = () => { Board.draw(el, svg, path); on.change(path.slice()); };
+    const reset = () => { path = []; update(); };
+    // The cell under a point, only near its centre (0.42 of its width), so a diagonal move between two
+    // cells does not pick up the corner of a third.
+    const hit = (x, y) => {
+      for (const [r, c, cx, cy, half] of centres) if (Math.hypot(x - cx, y - cy) < half * 0.84) return [r, c];
+      return null;
+    };
+    const measure = () => {
+      centres = [...el.querySelectorAll(".cell:not(.blank)")].map((cell) => {
+        const b = cell.getBoundingClientRect();
+        return [+cell.dataset.r, +cell.dataset.c, b.left + b.width / 2, b.top + b.height / 2, b.width / 2];
+      });
+    };
+    const submit = () => {
+      const done = path.slice();
+      path = [];
+      on.submit(done);
+    };
+    el.addEventListener("pointerdown", (e) => {
+      if (!on.enabled() || (e.pointerType === "mouse" && e.button !== 0)) return;
+      const target = e.target.closest(".cell");
+      if (!target || target.classList.contains("blank")) return;
+      e.preventDefault();
+      measure();
+      const p = [+target.dataset.r, +target.dataset.c];
+      down = true;
+      moved = false;
+      if (el.hasPointerCapture && el.releasePointerCapture) {
+        try { el.releasePointerCapture(e.pointerId); } catch { /* not captured */ }
+      }
+      if (path.length) {
+        if (same(p, path[path.length - 1])) { down = false; submit(); return; }
+        if (path.length > 1 && same(p, path[path.length - 2])) { path.pop(); update(); return; }
+        if (near(p, path[path.length - 1]) && !has(p)) { path.push(p); update(); return; }
+      }
+      path = [p];
+      update();
+    });
+    const move = (e) => {
+      if (!down) return;
+      const p = hit(e.clientX, e.clientY);
+      if (!p || same(p, path[path.length - 1])) return;
+      if (path.length > 1 && same(p, path[path.length - 2])) { path.pop(); moved = true; update(); }
+      else if (near(p, path[path.length - 1]) && !has(p)) { path.push(p); moved = true; update(); }
+    };
+    const up = () => {
+      if (!down) return;
+      down = false;
+      if (moved) submit(); // a drag: the release sends it; a tap keeps the path for the next tap
+    };
+    document.addEventListener("pointermove", move);
+    document.addEventListener("pointerup", up);
+    document.addEventListener("pointercancel", () => { if (down) { down = false; reset(); } });
+    return { reset, path: () => path.slice() };
   },
 };

@@ -1,0 +1,69 @@
+"""Cold start, measured: a one-board `solve --json` process against a bare `python -c pass`, in one run.
+
+    python benchmarks/bench_cold_start.py [--repeat N]
+
+Builds en-enable2k into a temporary store, then runs each process below N times,
+alternating them (so load on the machine falls on all alike), and prints each
+one's median wall time and its ratio to `python -c pass` (the issue's target: a
+cold `solve` of a 4x4 board, lexicon built, JSON out, at most 4x). The rows
+between show where the time goes: the interpreter, `import boggle_i18n`, typer
+(the command-line framework), typer with pydantic (typer 0.29 converts every
+option through pydantic), the command line with nothing to do (`--version`).
+`python -X importtime` gives the module-by-module detail. Nothing is asserted.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parent.parent
+SOURCE = REPO.parent / "shared" / "data" / "lexicons" / "en-enable2k.txt"
+SOLVE = "boggle-i18n solve perslatgsineters --lexicon en-enable2k --json"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--repeat", type=int, default=21, help="runs of each process (medians)")
+    args = parser.parse_args()
+    from boggle_i18n import build_lexicon
+
+    py = sys.executable
+    exe = str(Path(py).with_name("boggle-i18n"))
+    with tempfile.TemporaryDirectory() as tmp:
+        store = str(Path(tmp) / "store")
+        build_lexicon("en-enable2k", source=SOURCE, store=store, download=False)
+        env = {**os.environ, "BOGGLE_I18N_HOME": store, "BOGGLE_I18N_CACHE": str(Path(tmp) / "cache")}
+        runs = {
+            "python -c pass": [py, "-c", "pass"],
+            "python -c 'import boggle_i18n'": [py, "-c", "import boggle_i18n"],
+            "python -c 'import typer'": [py, "-c", "import typer"],
+            "python -c 'import typer, pydantic'": [py, "-c", "import typer, pydantic"],
+            "boggle-i18n --version": [exe, "--version"],
+            SOLVE: [exe, "solve", "perslatgsineters", "--lexicon", "en-enable2k", "--json"],
+        }
+        subprocess.run(runs[SOLVE], env=env, capture_output=True, check=True)
+        times: dict[str, list[float]] = {name: [] for name in runs}
+        for _ in range(args.repeat):
+            for name, command in runs.items():
+                started = time.perf_counter()
+                subprocess.run(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
+                times[name].append(time.perf_counter() - started)
+    base = statistics.median(times["python -c pass"])
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; medians of {args.repeat} alternating runs")
+    print(f"{'process':45} {'ms':>7} {'x pass':>7}")
+    for name, values in times.items():
+        ms = statistics.median(values) * 1e3
+        print(f"{name:45} {ms:>7.1f} {ms / 1e3 / base:>7.2f}")
+    solve = statistics.median(times[SOLVE])
+    print(f"cold solve / python -c pass: {solve / base:.2f}x (target: at most 4x)")
+
+
+if __name__ == "__main__":
+    main()

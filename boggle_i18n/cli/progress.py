@@ -1,0 +1,31 @@
+"""The command line's progress display: a transient rich line on stderr, installed only on a terminal."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+
+from .. import progress
+
+
+@contextmanager
+def _terminal_task(message: str, total: int | None) -> Iterator[progress.Advance]:
+    from rich.console import Console
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TextColumn, TimeElapsedColumn
+
+    columns = [SpinnerColumn(), TextColumn("{task.description}")]
+    if total is not None:
+        columns += [BarColumn(), TextColumn("{task.completed}/{task.total}")]
+    with Progress(*columns, TimeElapsedColumn(), transient=True, console=Console(stderr=True)) as bar:
+        job = bar.add_task(message, total=total)
+        yield lambda done: bar.update(job, advance=done)
+
+
+def install() -> None:
+    """Show the library's long tasks while they run, when stderr is a terminal (else say nothing)."""
+    try:
+        terminal = sys.stderr.isatty()
+    except (AttributeError, ValueError):  # stderr closed or replaced
+        terminal = False
+    progress.set_reporter(_terminal_task if terminal else None)

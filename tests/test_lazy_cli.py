@@ -1,0 +1,62 @@
+"""Commands load lazily: `solve` imports only what it uses; the help still lists every command; errors stay one line."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from typer.testing import CliRunner
+
+from boggle_i18n.cli import COMMANDS, app, load_command
+
+runner = CliRunner()
+
+
+def test_help_lists_every_command_with_its_short_help() -> None:
+    result = runner.invoke(app, ["--help"])
+    assert result.exit_code == 0
+    listed = [line.split()[0] for line in result.stdout.split("Commands:")[1].splitlines() if line.strip()]
+    assert listed == list(COMMANDS)
+    for name in COMMANDS:
+        first = load_command(name).help.split("\n")[0][:20]
+        assert any(line.split()[:1] == [name] and first in line for line in result.stdout.splitlines()), name
+
+
+def test_unknown_command_is_one_error_line() -> None:
+    result = runner.invoke(app, ["solv", "abcd"])
+    assert result.exit_code == 2 and result.stderr.count("\n") == 1
+    assert result.stderr.startswith("Error: No such command 'solv'.")
+
+
+def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
+    """A cold `solve --json` (reference engine): no numpy, no other command's module, no optimiser or prover."""
+    code = (
+        "import sys, io, contextlib\n"
+        "from boggle_i18n.launch import main\n"
+        f"sys.argv = ['boggle-i18n', 'solve', 'perslatgsineters', '--lexicon', 'en-enable2k', '--json',"
+        f" '--store', {str(built_store)!r}]\n"
+        "out = io.StringIO()\n"
+        "try:\n"
+        "    with contextlib.redirect_stdout(out):\n"
+        "        main()\n"
+        "except SystemExit:\n"
+        "    pass\n"
+        "print('\"score\": 3625' in out.getvalue())\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba', 'boggle_i18n')))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
+    assert out[0] == "True"
+    loaded = set(json.loads(out[1].replace("'", '"')))
+    assert "boggle_i18n.cli.solve_cmd" in loaded
+    heavy = {"numpy", "numba", "boggle_i18n.optimize", "boggle_i18n.prove", "boggle_i18n.web", "boggle_i18n.compare"}
+    others = {f"boggle_i18n.cli.{module}" for module in COMMANDS.values()} - {"boggle_i18n.cli.solve_cmd"}
+    assert not loaded & (heavy | others), loaded & (heavy | others)
+    bare = subprocess.run(
+        [sys.executable, "-c", "import sys, boggle_i18n; print(len([m for m in sys.modules if 'boggle_i18n' in m]))"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    assert int(bare.stdout) <= 2  # `import boggle_i18n` loads the package and nothing else of it
