@@ -79,6 +79,9 @@ LIMITS: dict[str, Limit] = {
 }
 
 MAX_LINE = int(LIMITS["line_bytes"].hi)
+# A raw word list (build-lexicon --source, a system list, a tool's output) is read in one pass within these:
+MAX_SOURCE_ENTRY_BYTES = 4 * MAX_WORD_LENGTH  # one entry: the longest word a board holds, 4 UTF-8 bytes a letter
+MAX_SOURCE_LINES = 50_000_000  # entries in one list (Debian's largest, Ukrainian, has 1.6 million)
 
 
 def check(name: str, value: object, option: str | None = None) -> int | float:
@@ -136,6 +139,12 @@ def markdown() -> str:
         f"({INT64_MAX:,}), so the kernels' sums cannot overflow. A board line longer than",
         f"{MAX_LINE:,} bytes (a 64x64 board of two-letter faces in brackets is about 16,500) is one error line;",
         "messages quote long inputs cut to 80 characters with their full length.",
+        "",
+        "A raw word list (`build-lexicon --source`, a system list, an expanding tool's output) is read once, in",
+        f"linear time: an entry longer than {MAX_SOURCE_ENTRY_BYTES:,} bytes (the longest word a board holds, 4 bytes",
+        f"a letter) or more than {MAX_SOURCE_LINES:,} entries (Debian's largest list has 1.6 million) is one error",
+        "line, said as soon as it is read. A named pipe is streamed once (with no writer it reads as empty);",
+        "a device (`/dev/zero`) is refused.",
         "",
     ]
     return "\n".join(lines)

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import os
 import re
+import shutil
 import stat
 import sys
 import tempfile
@@ -201,6 +202,115 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             raise
     except OSError as exc:
         raise OutputError(f"cannot write {path}: {exc.strerror or exc}") from None
+
+
+def backup_path(path: Path) -> Path:
+    """Where `replace_together` keeps the old `path` while it swaps a group: `.NAME.prev` beside it.
+
+    It exists only between the swap's first rename and its last; a reader that
+    finds a group torn by a kill -9 in that window finds the old file here.
+    """
+    return path.with_name(f".{path.name}.prev")
+
+
+def replace_together(folder: Path, files: list[tuple[Path, bytes]]) -> None:
+    """Replace several store files as one: each new file is written whole beside the old, then all are
+    renamed in order under the store's exclusive lock; any failure leaves every old file as it was.
+
+    A full disk or a refused write fails while the new files are still temp files
+    (the old ones untouched). The old files are hard-linked to `backup_path` before
+    the renames, so a rename that fails midway (an immutable manifest: EPERM) is
+    rolled back from them; a process killed between two renames leaves the backup,
+    which readers use (`lexicon.store.read_checked`). Paths are never followed
+    through links (see `atomic_write_bytes`).
+    """
+    temps: list[tuple[str, Path]] = []
+    current: Path | None = None
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for path, data in files:
+            current = path
+            if path.parent.is_symlink():
+                raise OutputError(f"cannot write {path}: its folder {path.parent} is a symlink")
+            if path.is_dir() and not path.is_symlink():
+                raise OutputError(f"cannot write {path}: it is a folder")
+            temps.append((_write_temp(path, data), path))
+        current = None
+        with store_lock(folder):
+            _swap(temps)
+    except OSError as exc:
+        where = current or (temps[0][1] if temps else folder)
+        raise OutputError(f"cannot write {where}: {exc.strerror or exc}") from None
+    finally:
+        for tmp, _ in temps:
+            Path(tmp).unlink(missing_ok=True)
+
+
+def _write_temp(path: Path, data: bytes) -> str:
+    """A complete, synced temp file beside `path` with the mode `path` has (or the umask's); its name."""
+    try:
+        old = os.lstat(path)
+    except FileNotFoundError:
+        old = None
+    regular = old is not None and stat.S_ISREG(old.st_mode)
+    mode = stat.S_IMODE(old.st_mode) if old is not None and regular else 0o666 & ~current_umask()
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fchmod(handle.fileno(), mode)
+            os.fsync(handle.fileno())
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return tmp
+
+
+def _swap(temps: list[tuple[str, Path]]) -> None:
+    """Rename each temp over its path, keeping the old files as backups until all are in; undo on failure."""
+    backups: list[tuple[Path, Path]] = []
+    try:
+        for _, path in temps:
+            if os.path.lexists(path) and stat.S_ISREG(os.lstat(path).st_mode):
+                backup = backup_path(path)
+                backup.unlink(missing_ok=True)
+                try:
+                    os.link(path, backup)  # no data copied: the old file under a second name
+                except OSError:  # a filesystem without hard links: a copy (a full disk fails here, nothing swapped)
+                    shutil.copyfile(path, backup)
+                backups.append((path, backup))
+        done: list[Path] = []
+        try:
+            for tmp, path in temps:
+                os.replace(tmp, path)
+                done.append(path)
+        except BaseException:
+            kept = dict(backups)
+            for path in reversed(done):  # put every file already swapped back as it was
+                if path in kept:
+                    os.replace(kept.pop(path), path)
+                else:
+                    path.unlink(missing_ok=True)
+            raise
+        _sync_folder(temps[0][1].parent)
+    finally:
+        for _, backup in backups:
+            backup.unlink(missing_ok=True)
+
+
+def _sync_folder(folder: Path) -> None:
+    """fsync a folder, so its renames survive a power cut (best effort: some filesystems refuse)."""
+    try:
+        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -7,7 +7,9 @@ fails when CI=true: CI always has it, so a skip there would hide a broken test.
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
+from typing import Any, NoReturn
 
 import pytest
 
@@ -18,14 +20,45 @@ SHARED = REPO.parent / "shared" / "data"
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 
 
+def in_ci() -> bool:
+    """Whether the suite runs under CI (CI=true), where every tool and data file must be present."""
+    return os.environ.get("CI", "").lower() in ("1", "true", "yes")
+
+
+def missing(message: str) -> NoReturn:
+    """Something a test needs is absent: fail under CI (which installs everything), skip elsewhere."""
+    if in_ci():
+        pytest.fail(message)
+    pytest.skip(message)
+
+
 def require_file(path: Path, why: str) -> Path:
     """`path`, or fail (CI=true: CI always provides it) / skip (elsewhere) if it is absent."""
     if not path.is_file():
-        message = f"needs {path} ({why})"
-        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
-            pytest.fail(message)
-        pytest.skip(message)
+        missing(f"needs {path} ({why})")
     return path
+
+
+def require_tool(tool: str, package: str) -> str:
+    """The path of program `tool` on PATH (found as the code finds it), or fail under CI / skip elsewhere.
+
+    A machine with a dictionary (hunspell-es) but not the tool that expands it
+    (hunspell-tools) skips the tests that expand it, with this reason, instead of failing them.
+    """
+    found = shutil.which(tool)
+    if found is None:
+        missing(f"needs the {tool} tool (apt-get install {package}; .ci/run installs it)")
+    return found
+
+
+EXPAND_TOOLS = {"unmunch": "unmunch", "aspell": "aspell"}  # a recipe's `expand` -> the program it runs
+
+
+def require_recipe_tools(recipe: Any) -> None:
+    """The tool a recipe's source needs to expand its dictionary (unmunch, aspell), if any."""
+    expand = recipe.source.expand
+    if expand:
+        require_tool(EXPAND_TOOLS[expand], recipe.source.tool_package or expand)
 
 
 def shared_file(*parts: str) -> Path:

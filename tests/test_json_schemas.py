@@ -104,6 +104,7 @@ PLACEHOLDERS = {
     "--sample": "N",
     "--checkpoint": "FILE",
     "--host": "HOST",
+    "--allow-host": "HOST",
     "--port": "PORT",
     "--results": "DIR",
     "--roll": "letters|dice|own",

@@ -330,6 +330,128 @@ def test_termination_stops_the_workers_and_keeps_the_checkpoint(tmp_path: Path, 
     assert resumed.complete and resumed.boards == straight.boards
 
 
+def _tamper(path: Path, edit: Any, line: int | None = None) -> None:
+    """Apply `edit(record)` to one task line (the one holding the best board, by default), keeping its check."""
+    lines = path.read_text().splitlines()
+    records = [json.loads(x) for x in lines[1:]]
+    if line is None:
+        line = max(range(len(records)), key=lambda i: max((b[1] for b in records[i]["boards"]), default=-1))
+    edit(records[line])
+    lines[line + 1] = json.dumps(records[line])
+    path.write_text("\n".join(lines) + "\n")
+
+
+@pytest.mark.parametrize(
+    "edit",
+    [
+        pytest.param(lambda r: r["boards"].insert(0, ["zzz/zzz", 99999, 9]), id="forged-board"),
+        pytest.param(lambda r: r["boards"].clear(), id="best-hidden"),
+        pytest.param(lambda r: r["boards"][0].__setitem__(1, r["boards"][0][1] + 50), id="score-raised"),
+        pytest.param(lambda r: r["boards"].insert(0, ["aaa/aaa", 999, 1]), id="real-board-low-score"),
+    ],
+)
+def test_a_tampered_checkpoint_is_never_proven_with_wrong_content(tmp_path: Path, edit: Any) -> None:
+    """A line edited by hand: the resumed proof gives exactly the straight run's boards (the line fails its check
+    and its task is searched again), and says so; never "zzz/zzz = 99999", never a hidden best board."""
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    path = tmp_path / "proof.ckpt"
+    prove(spec, threshold_source="test", checkpoint=path)
+    _tamper(path, edit)
+    resumed = prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert resumed.complete and resumed.boards == straight.boards
+    assert any("failed their check" in n for n in resumed.notes), resumed.notes
+
+
+def test_an_unchecked_version_1_checkpoint_is_rescored(tmp_path: Path) -> None:
+    """A checkpoint from before line checks (version 1): its claims are scored again, wrong scores corrected and
+    boards below the threshold or not of this proof dropped."""
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    path = tmp_path / "proof.ckpt"
+    prove(spec, threshold_source="test", checkpoint=path)
+    lines = path.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["version"] = 1
+    records = [json.loads(x) for x in lines[1:]]
+    for r in records:
+        del r["check"]
+    best = max(records, key=lambda r: max((b[1] for b in r["boards"]), default=-1))
+    best["boards"][0][1] += 50  # a raised score: corrected
+    best["boards"].append(["zzz/zzz", 99999, 9])  # not a board of these faces: dropped
+    best["boards"].append(["aaa/aaa", 12, 1])  # a real board below the threshold: dropped
+    path.write_text("\n".join(json.dumps(x) for x in [header, *records]) + "\n")
+    resumed = prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert resumed.boards == straight.boards
+    assert any("not a board of this proof" in n for n in resumed.notes)
+    assert any("as the checkpoint said" in n for n in resumed.notes)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("task", 99999, "task 99999 is not a whole number in 0.."),
+        ("task", -1, "task -1"),
+        ("task", 1.5, "task 1.5"),
+        ("cpu_seconds", "NaN", "damaged"),
+        ("cpu_seconds", "1e400", "cpu_seconds Infinity is not a finite"),
+        ("cpu_seconds", "Infinity", "damaged"),
+        ("classes", True, "classes true"),
+        ("boards", [["ab", "12", 1]], 'score "12" is not'),
+    ],
+)
+def test_checkpoint_numbers_outside_the_proof_are_one_error(
+    tmp_path: Path, field: str, value: Any, message: str
+) -> None:
+    """Task numbers outside the proof, NaN, 1e400, Infinity, booleans and strings for numbers: one error naming
+    the line (NaN and 1e400 were taken, 1e400 crashed)."""
+    spec = small_spec(threshold=12)
+    path = tmp_path / "proof.ckpt"
+    prove(spec, threshold_source="test", checkpoint=path)
+    lines = path.read_text().splitlines()
+    text = json.dumps(value) if not (isinstance(value, str) and value[0] in "N1I") else value
+    record = json.loads(lines[3])
+    record[field] = "@@"
+    lines[3] = json.dumps(record).replace('"@@"', text)
+    path.write_text("\n".join(lines) + "\n")
+    with pytest.raises(BoggleI18nError, match=r"line 4") as info:
+        prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert message in str(info.value)
+
+
+def test_a_full_disk_while_checkpointing_loses_no_finished_task(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The disk fills after a few tasks, mid-line: the proof stops with the OSError, the checkpoint holds the tasks
+    written whole (the torn line is dropped on resume) and the resumed proof equals a straight run."""
+    import errno
+
+    from boggle_i18n.prove import checkpoint as checkpoint_module
+
+    spec = small_spec(threshold=12)
+    straight = prove(spec, threshold_source="test")
+    path = tmp_path / "proof.ckpt"
+    real = checkpoint_module.CheckpointWriter._write
+    written: list[int] = []
+
+    def filling(self: Any, data: dict[str, Any]) -> None:
+        if len(written) == 4:
+            self._file.write(json.dumps(data)[:20])  # half a line reaches the disk, then it is full
+            self._file.flush()
+            raise OSError(errno.ENOSPC, "No space left on device")
+        written.append(1)
+        real(self, data)
+
+    monkeypatch.setattr(checkpoint_module.CheckpointWriter, "_write", filling)
+    with pytest.raises(OSError, match="No space"):
+        prove(spec, threshold_source="test", checkpoint=path, workers=1)
+    monkeypatch.undo()
+    _, done, torn = read_checkpoint(path)
+    assert torn and len(done) == 3
+    resumed = prove(spec, threshold_source="test", checkpoint=path, resume=True)
+    assert resumed.complete and resumed.boards == straight.boards
+
+
 def test_foreign_or_damaged_checkpoints_are_one_error(tmp_path: Path) -> None:
     spec = small_spec(threshold=12)
     path = tmp_path / "proof.ckpt"

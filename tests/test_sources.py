@@ -9,7 +9,7 @@ from pathlib import Path
 from unittest.mock import ANY
 
 import pytest
-from conftest import FIXTURES, require_file
+from conftest import FIXTURES, require_file, require_tool
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.errors import RecipeError, SourceError
@@ -308,7 +308,7 @@ def expand_recipe(folder: Path, dic: Path, expand: str = "unmunch") -> Path:
 
 def test_unmunch_expands_a_hunspell_dictionary(tmp_path: Path) -> None:
     """Every form the affix rules make is a word; the manifest names the tool and the inputs' sha256."""
-    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    require_tool("unmunch", "hunspell-tools")
     dic = tmp_path / "tiny.dic"
     dic.write_text(DIC, encoding="utf-8")
     (tmp_path / "tiny.aff").write_text(AFF, encoding="utf-8")
@@ -328,7 +328,7 @@ def test_unmunch_expands_a_hunspell_dictionary(tmp_path: Path) -> None:
 
 
 def test_expansion_without_its_affix_file_is_one_error(tmp_path: Path) -> None:
-    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    require_tool("unmunch", "hunspell-tools")
     dic = tmp_path / "tiny.dic"
     dic.write_text(DIC, encoding="utf-8")
     with pytest.raises(SourceError, match=r"tiny\.aff not found"):
@@ -345,7 +345,7 @@ def test_expansion_tool_missing_names_its_package(tmp_path: Path, monkeypatch: p
 
 def test_expansion_that_fails_quotes_the_tool(tmp_path: Path) -> None:
     """aspell asked for a dictionary it does not have: its own last message, no half-built lexicon."""
-    require_file(Path("/usr/bin/aspell"), "apt-get install aspell")
+    require_tool("aspell", "aspell")
     rws = tmp_path / "xx.rws"
     rws.write_bytes(b"not a dictionary")
     recipe = expand_recipe(tmp_path, rws, expand="aspell")
@@ -379,7 +379,7 @@ FLAT_DIC = "4\ncasa/10 po:nome\nnación/10\nfalar/20,30 po:verbo\nfálar/666,20 
 
 def test_flatten_gives_unmunch_a_dictionary_it_reads(tmp_path: Path) -> None:
     """Numeric flags, a rule needing a further affix, a NEEDAFFIX stem, morphology: one level of real forms."""
-    require_file(Path("/usr/bin/unmunch"), "apt-get install hunspell-tools")
+    require_tool("unmunch", "hunspell-tools")
     dic = tmp_path / "gl.dic"
     dic.write_text(FLAT_DIC, encoding="utf-8")
     (tmp_path / "gl.aff").write_text(FLAT_AFF, encoding="utf-8")

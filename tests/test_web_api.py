@@ -13,7 +13,9 @@ import shutil
 import threading
 import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -48,8 +50,13 @@ def results_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def client(web_store: Path, results_dir: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(web_store, results_dir), raise_server_exceptions=False) as c:
+    with local(create_app(web_store, results_dir), raise_server_exceptions=False) as c:
         yield c
+
+
+def local(app: Any, **options: Any) -> TestClient:
+    """A test client that asks for 127.0.0.1, an address the app answers to (tests/test_web_security.py)."""
+    return TestClient(app, base_url="http://127.0.0.1", **options)
 
 
 def _adjacent(a: list[int], b: list[int]) -> bool:
@@ -209,14 +216,23 @@ def test_languages_and_lexicons(client: TestClient) -> None:
     assert client.get("/api/lexicons/nl").json()["state"] == "loaded"
 
 
-def test_a_missing_lexicon_answers_building_then_solves(tmp_path: Path) -> None:
-    """Scottish Gaelic (Debian wgaelic) is not built: the first answers are 202 with progress, never a hang."""
+def test_a_missing_lexicon_is_built_by_a_post_never_by_a_get(tmp_path: Path) -> None:
+    """Scottish Gaelic (Debian wgaelic) is not built: GETs say so (409) and write nothing; a POST builds it, while
+    it builds the answers are 202 with progress (never a hang), then the board is solved."""
     from conftest import require_file
 
     require_file(Path("/usr/share/dict/gaelic"), "Debian's wgaelic")
-    with TestClient(create_app(tmp_path / "store", None)) as c:
-        first = c.get("/api/lexicons/gd")
-        assert first.status_code == 200
+    store = tmp_path / "store"
+    with local(create_app(store, None)) as c:
+        for _ in range(2):
+            r = c.get("/api/solve", params={"board": "taigh/balla/cnoca/dorus/eilea", "lang": "gd"})
+            assert r.status_code == 409 and r.json()["not_built"] == "gd" and "POST" in r.json()["error"]
+        assert c.get("/api/lookup", params={"word": "taigh", "lang": "gd"}).status_code == 409
+        assert c.get("/api/roll", params={"lang": "gd", "letters": "lexicon"}).status_code == 409
+        assert c.get("/api/lexicons/gd").json()["state"] == "not built"
+        assert not store.exists() or not any(store.iterdir())  # nothing built or written by a GET
+        first = c.post("/api/lexicons/gd/build", json={})
+        assert first.status_code in (200, 202), first.text
         answers = []
         deadline = time.monotonic() + 120
         while time.monotonic() < deadline:
@@ -226,8 +242,11 @@ def test_a_missing_lexicon_answers_building_then_solves(tmp_path: Path) -> None:
                 break
             assert r.status_code == 202 and r.json()["building"] == "gd"
         assert answers[-1] == 200 and r.json()["lexicon"]["name"] == "gd"
+        assert (store / "gd.marisa").is_file()
         status = c.get("/api/lexicons").json()["server"]["gd"]
         assert status["state"] == "loaded" and any("building" in line for line in status["lines"])
+        again = c.post("/api/lexicons/gd/build", json={})
+        assert again.status_code == 200 and again.json()["state"] == "loaded"
 
 
 def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
@@ -243,7 +262,7 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
     same = [r for r in shipped_runs if r["settings"]["lexicon"] == "en-enable2k" and r.get("rows") == 4]
     assert mine[0]["score"] == max(r["best"][0]["score"] for r in [*runs, *same])
     # Records from the package alone: every shipped proof shows, marked proven, from any folder.
-    with TestClient(create_app(None, tmp_path / "none")) as c:
+    with local(create_app(None, tmp_path / "none")) as c:
         alone = c.get("/api/records").json()
     assert alone["folder"] is None and alone["records"] and all(r["shipped"] for r in alone["records"])
     proven = {(r["lexicon"], r["size"]) for r in alone["records"] if r["proven"]}
@@ -264,7 +283,7 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
         "command": "boggle-i18n prove ...",
     }
     (proofs / "proof.json").write_text(json.dumps(proof), encoding="utf-8")
-    with TestClient(create_app(None, proofs)) as c:
+    with local(create_app(None, proofs)) as c:
         got = c.get("/api/records").json()["records"]
         (record,) = [r for r in got if r["lexicon"] == "en-enable2k" and r["size"] == "4x4" and not r["dice"]]
         assert (
@@ -275,9 +294,36 @@ def test_records_from_result_files(client: TestClient, tmp_path: Path) -> None:
         )
     (tmp_path / "bad").mkdir()
     (tmp_path / "bad" / "x.json").write_text("{", encoding="utf-8")
-    with TestClient(create_app(None, tmp_path / "bad")) as c:
+    with local(create_app(None, tmp_path / "bad")) as c:
         r = c.get("/api/records")
         assert r.status_code == 400 and "not JSON" in r.json()["error"]
+
+
+HAND_EDITS = [
+    ("best-not-a-list", lambda d: d.update(best=5)),
+    ("score-not-a-number", lambda d: d["best"][0].update(score="lots")),
+    ("score-a-bool", lambda d: d["best"][0].update(score=True)),
+    ("board-not-text", lambda d: d["best"][0].update(board=5)),
+    ("settings-a-list", lambda d: d.update(settings=[1])),
+    ("best-entry-text", lambda d: d.update(best=["x"])),
+    ("n-words-text", lambda d: d["best"][0].update(n_words="many")),
+]
+
+
+@pytest.mark.parametrize(("name", "edit"), HAND_EDITS, ids=[name for name, _ in HAND_EDITS])
+def test_records_answer_an_error_naming_a_hand_edited_file(
+    results_dir: Path, tmp_path: Path, name: str, edit: Any
+) -> None:
+    """A result file edited by hand is a 400 that names it (the server used to answer 500)."""
+    folder = tmp_path / "results"
+    shutil.copytree(results_dir, folder)
+    victim = sorted(folder.glob("*.json"))[0]
+    data = json.loads(victim.read_text(encoding="utf-8"))
+    edit(data)
+    victim.write_text(json.dumps(data), encoding="utf-8")
+    with local(create_app(None, folder), raise_server_exceptions=False) as c:
+        r = c.get("/api/records")
+        assert r.status_code == 400 and victim.name in r.json()["error"], r.text
 
 
 def test_records_mark_a_complete_proof() -> None:
@@ -332,7 +378,7 @@ def test_optimize_job_streams_progress_and_stops(client: TestClient) -> None:
             if line.startswith("event: "):
                 kinds.append(line[7:])
             if line.startswith("data: ") and '"best"' in line and kinds[-1] == "progress":
-                assert client.post(f"/api/jobs/{job}/stop").json()["stopping"] is True
+                assert client.post(f"/api/jobs/{job}/stop", json={}).json()["stopping"] is True
             if kinds and kinds[-1] == "end":
                 break
     assert "progress" in kinds and kinds[-1] == "end"
@@ -353,7 +399,7 @@ def test_a_page_that_goes_away_while_the_server_writes_stops_its_job(web_store: 
     inside `send`, where the stream's generator sits at its `yield` and would only be closed when garbage-collected.
     The job must be stopped by the time the response returns, not whenever that happens."""
     app = create_app(web_store, None)
-    with TestClient(app) as c:
+    with local(app) as c:
         job = c.post("/api/optimize", json={"lexicon": "en-enable2k", "time_limit": 120}).json()["id"]
 
         async def page_goes_away() -> bool:
@@ -372,12 +418,14 @@ def test_a_page_that_goes_away_while_the_server_writes_stops_its_job(web_store: 
             scope = {
                 "type": "http", "asgi": {"version": "3.0", "spec_version": "2.3"}, "http_version": "1.1",
                 "method": "GET", "scheme": "http", "path": path, "raw_path": path.encode(), "root_path": "",
-                "query_string": b"", "headers": [], "server": ("testserver", 80), "client": ("test", 1),
+                "query_string": b"", "headers": [(b"host", b"127.0.0.1")], "server": ("127.0.0.1", 80),
+                "client": ("test", 1),
             }  # fmt: skip
             await app(scope, receive, send)
             return app.state.web.jobs.get(job).stop.is_set()  # told to stop (its thread may not have seen it yet)
 
-        assert asyncio.run(page_goes_away())
+        with ThreadPoolExecutor(1) as thread:  # a loop of its own, whatever test ran before (Playwright's sync API)
+            assert thread.submit(lambda: asyncio.run(page_goes_away())).result(timeout=60)
         assert _wait(c, job, 30)["state"] == "stopped"
 
 
@@ -387,7 +435,7 @@ def test_long_jobs_are_limited_and_checked(client: TestClient) -> None:
     third = client.post("/api/compare", json={"langs": ["en"], "boards": 10})
     assert third.status_code == 429 and "at most 2" in third.json()["error"]
     for r in started:
-        client.post(f"/api/jobs/{r.json()['id']}/stop")
+        client.post(f"/api/jobs/{r.json()['id']}/stop", json={})
         assert _wait(client, r.json()["id"], 30)["state"] == "stopped"
     bad = [
         ("/api/compare", {"langs": "en"}, "list"),
@@ -399,21 +447,29 @@ def test_long_jobs_are_limited_and_checked(client: TestClient) -> None:
         ("/api/optimize", {"time_limit": 1e9}, "between"),
         ("/api/optimize", {"time_limit": "soon"}, "number"),
         ("/api/optimize", {"lang": "zz"}, "unknown language"),
-        ("/api/optimize", {"strategy": "guess", "lexicon": "en-enable2k", "time_limit": 1}, ""),
+        ("/api/optimize", {"strategy": "guess", "lexicon": "en-enable2k", "time_limit": 1}, "unknown strategy"),
+        ("/api/optimize", {"lexicon": "en-enable2k", "time_limit": True}, "number"),
+        ("/api/optimize", {"lexicon": "en-enable2k", "seed": 1.5}, "whole number"),
+        ("/api/compare", {"langs": ["en"], "boards": 1.5}, "whole number"),  # refused, not truncated to 1
+        ("/api/compare", {"langs": ["en"], "boards": True}, "whole number"),
+        ("/api/compare", {"langs": ["en"], "boards": 1e400}, "whole number"),  # JSON's 1e400 is infinity
+        ("/api/compare", {"langs": ["en"], "seed": 10**400}, "between"),
     ]
     for path, body, says in bad:
-        r = client.post(path, json=body)
-        if r.status_code == 202:  # a strategy is checked when the job starts: the job says so
-            assert _wait(client, r.json()["id"])["state"] == "error"
-            continue
+        r = client.post(path, content=json.dumps(body), headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and says in r.json()["error"], (path, body, r.text)
-    for body in (b"{", b"[1]", b"x" * 20_000):
-        r = client.post("/api/compare", content=body)
+    assert app_jobs_running(client) == 0  # none of them started a job
+    for body in (b"{", b"[1]", b"x" * 20_000, b"[" * 8000 + b"]" * 8000, b'{"a":' * 2500 + b"1" + b"}" * 2500):
+        r = client.post("/api/compare", content=body, headers={"Content-Type": "application/json"})
         assert r.status_code == 400 and r.json()["error"]
 
 
+def app_jobs_running(client: TestClient) -> int:
+    return int(client.app.state.web.jobs.running())  # type: ignore[attr-defined]
+
+
 def test_shutdown_stops_running_jobs(web_store: Path) -> None:
-    with TestClient(create_app(web_store, None)) as c:
+    with local(create_app(web_store, None)) as c:
         job = c.post("/api/optimize", json={"lexicon": "en-enable2k", "time_limit": 300}).json()["id"]
         app_jobs = c.app.state.web.jobs  # type: ignore[attr-defined]
         while not app_jobs.get(job).events:
@@ -461,6 +517,7 @@ def test_serve_bad_input_is_one_error_line() -> None:
             (["--port", str(port)], 1, f"cannot listen on 127.0.0.1:{port}"),
             (["--port", "70000"], 2, "--port"),
             (["--host", "no-such-host.invalid", "--port", "0"], 1, "cannot listen on no-such-host.invalid"),
+            (["--port", "0", "--allow-host", "http://evil.example/"], 1, "--allow-host takes a host name"),
         ]
         for args, code, says in cases:
             run = subprocess.run(
@@ -496,7 +553,8 @@ def test_one_build_at_a_time_and_failed_loads_are_forgotten(monkeypatch: pytest.
     lexicons = state.Lexicons(None)
     results: list[str] = []
     threads = [
-        threading.Thread(target=lambda n=n: results.append(lexicons.get(n, wait=10).name)) for n in ("a", "b", "c")
+        threading.Thread(target=lambda n=n: results.append(lexicons.get(n, wait=10, build=True).name))
+        for n in ("a", "b", "c")
     ]
     for t in threads:
         t.start()
@@ -509,6 +567,9 @@ def test_one_build_at_a_time_and_failed_loads_are_forgotten(monkeypatch: pytest.
         with pytest.raises(BoggleI18nError, match="no source for broken"):
             lexicons.get("broken")
     assert "broken" not in lexicons.status()
+    with pytest.raises(state.NotBuilt):  # without build=True (a GET) a lexicon that needs a build is not built
+        lexicons.get("d")
+    assert lexicons.get("d", build=True).name == "d"
 
 
 def test_ctrl_c_with_a_job_streaming_stops_cleanly(web_store: Path, tmp_path: Path) -> None:
@@ -519,12 +580,19 @@ def test_ctrl_c_with_a_job_streaming_stops_cleanly(web_store: Path, tmp_path: Pa
 
     server = Server(web_store, tmp_path)
     conn = http.client.HTTPConnection("127.0.0.1", server.port, timeout=30)
-    conn.request("POST", "/api/optimize", body=json.dumps({"lexicon": "en-enable2k", "time_limit": 300}))
+    body = json.dumps({"lexicon": "en-enable2k", "time_limit": 300})
+    conn.request("POST", "/api/optimize", body=body, headers={"Content-Type": "application/json"})
     job = json.loads(conn.getresponse().read())["id"]
     conn.request("GET", f"/api/jobs/{job}/events")
     stream = conn.getresponse()
-    while b'"best"' not in stream.readline():
-        pass
+    seen: list[bytes] = []
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline:  # bounded: a stream that ends or never reports fails, never hangs
+        line = stream.readline()
+        seen.append(line)
+        if not line or b'"best"' in line:
+            break
+    assert seen and b'"best"' in seen[-1], b"".join(seen[-20:]).decode(errors="replace")
     started = time.monotonic()
     code, err = server.stop()
     rest = stream.read().decode()

@@ -56,7 +56,7 @@ def parity_store(tmp_path_factory: pytest.TempPathFactory, built_store: Path) ->
 
 @pytest.fixture(scope="module")
 def client(parity_store: Path) -> Iterator[TestClient]:
-    with TestClient(create_app(parity_store, None), raise_server_exceptions=False) as c:
+    with TestClient(create_app(parity_store, None), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
         yield c
 
 

@@ -38,11 +38,19 @@ def free_port() -> int:
 class Server:
     """`boggle-i18n serve` in a subprocess, as a user starts it; stopped with Ctrl-C (SIGINT)."""
 
-    def __init__(self, store: Path, results: Path) -> None:
+    def __init__(self, store: Path, results: Path, max_files: int | None = None) -> None:
+        """`max_files`: the server's file descriptor limit (soft and hard), as a user's `ulimit -n` sets it."""
         self.port = free_port()
         env = {**os.environ, "BOGGLE_I18N_HOME": str(store), "BOGGLE_I18N_OFFLINE": "1"}
         args = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(self.port), "--results", str(results)]
-        self.proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True)
+
+        def limit_files() -> None:
+            import resource
+
+            if max_files is not None:
+                resource.setrlimit(resource.RLIMIT_NOFILE, (max_files, max_files))
+
+        self.proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True, preexec_fn=limit_files)
         self.url = f"http://127.0.0.1:{self.port}"
         deadline = time.monotonic() + 30
         while True:

@@ -80,6 +80,21 @@ class DiceSet:
 
 
 def _load(path: str, raw: dict) -> DiceSet:
+    if not isinstance(raw, dict):
+        raise DiceError(f"malformed dice file {path}: not a JSON object")
+    for key in ("id", "name", "language", "scoring", "status"):
+        if not isinstance(raw.get(key), str):
+            raise DiceError(f"malformed dice file {path}: {key!r} must be a string")
+    size = raw.get("size")
+    if not (isinstance(size, list) and len(size) == 2 and all(type(n) is int and 1 <= n <= 64 for n in size)):
+        raise DiceError(f"malformed dice file {path}: 'size' must be [rows, cols], each 1..64")
+    if type(raw.get("min_word_length")) is not int or raw["min_word_length"] < 1:
+        raise DiceError(f"malformed dice file {path}: 'min_word_length' must be a whole number from 1")
+    dice_raw = raw.get("dice")
+    if not isinstance(dice_raw, list) or not all(
+        isinstance(die, list) and die and all(isinstance(f, str) for f in die) for die in dice_raw
+    ):
+        raise DiceError(f"malformed dice file {path}: 'dice' must be a list of dice, each a list of faces")
     try:
         rows, cols = raw["size"]
         dice = tuple(tuple(str(f) for f in die) for die in raw["dice"])
@@ -109,8 +124,14 @@ def dice_sets() -> dict[str, DiceSet]:
     """All shipped dice sets by id."""
     out = {}
     for path in sorted((data_dir("lexicons") / "dice").glob("*.json")):
-        with path.open(encoding="utf-8") as handle:
-            ds = _load(str(path), json.load(handle))
+        try:
+            with path.open(encoding="utf-8") as handle:
+                raw = json.load(handle)
+        except (ValueError, UnicodeDecodeError, RecursionError):
+            raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
+        except OSError as exc:
+            raise DiceError(f"cannot read dice file {path}: {exc.strerror or exc}") from None
+        ds = _load(str(path), raw)
         out[ds.id] = ds
     return out
 

@@ -11,6 +11,7 @@ Ctrl-C. New commands get this without doing anything.
 from __future__ import annotations
 
 import errno
+import io
 import os
 import sys
 from collections.abc import Sequence
@@ -51,6 +52,7 @@ def exit_with_error(message: str, code: int = 1) -> NoReturn:
     """Print `Error: message` on stderr and exit with `code`."""
     if code == 130:
         say_interrupted()
+        _silence_stderr()  # the one line is said: a worker pool's threads dying with the process add nothing
     else:
         typer.echo(f"Error: {one_line(message)}", err=True)
     sys.exit(code)
@@ -79,6 +81,7 @@ class OneLineErrorGroup(TyperGroup):
         **extra: Any,
     ) -> Any:
         _INTERRUPTED["said"] = False  # one command line, one report (tests run many in one process)
+        guard_streams()
         if not standalone_mode:  # a caller that handles errors itself
             return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
         try:
@@ -100,6 +103,11 @@ class OneLineErrorGroup(TyperGroup):
             exit_with_error("interrupted", 130)
         except EOFError:
             exit_with_error("end of input", 1)
+        except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii and a word with an accent
+            exit_with_error(
+                f"standard output's encoding ({exc.encoding}) cannot write {exc.object[exc.start : exc.end]!r}; "
+                "set PYTHONIOENCODING=utf-8 or a UTF-8 locale"
+            )
         if code == 130:  # Typer turns a Ctrl-C outside a command (parsing options) into a silent exit 130
             say_interrupted()
         sys.exit(code if isinstance(code, int) else 0)
@@ -114,6 +122,59 @@ class OneLineErrorGroup(TyperGroup):
             return super().invoke(ctx)
         except KeyboardInterrupt:
             exit_with_error("interrupted", 130)
+
+
+class ClosedStream(io.TextIOBase):
+    """Stands in for standard output when the shell closed it (`>&-`): a write is one `OSError` (EBADF), which
+    `main` reports as one `Error:` line, instead of an AttributeError on None."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__()
+        self._label = name
+
+    def write(self, text: str) -> int:
+        raise OSError(errno.EBADF, f"{self._label} is closed")
+
+    def fileno(self) -> int:
+        raise OSError(errno.EBADF, f"{self._label} is closed")
+
+    def flush(self) -> None:
+        pass  # nothing was written; the interpreter's exit flush must not complain
+
+
+class _ClosedInput(io.RawIOBase):
+    """The raw stream under a stand-in standard input (`<&-`): reading it is one `OSError` (EBADF)."""
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer: Any) -> int:
+        raise OSError(errno.EBADF, "standard input is closed")
+
+
+def guard_streams() -> None:
+    """Make closed standard streams fail cleanly, and let error messages through any stderr encoding."""
+    if sys.stdin is None:
+        sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedInput()), encoding="utf-8")
+    if sys.stdout is None:
+        sys.stdout = ClosedStream("standard output")
+    if sys.stderr is None:
+        sys.stderr = io.TextIOWrapper(open(os.devnull, "wb"), encoding="utf-8")  # nowhere to say anything
+    else:
+        try:  # an `Error:` line naming `café.txt` under PYTHONIOENCODING=ascii: written as caf\xe9.txt
+            sys.stderr.reconfigure(errors="backslashreplace")  # type: ignore[union-attr]
+        except (AttributeError, ValueError, OSError):
+            pass
+
+
+def _silence_stderr() -> None:
+    """Point stderr at /dev/null (after the last `Error:` line of an interrupted run)."""
+    try:
+        sys.stderr.flush()
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stderr.fileno())
+    except (OSError, ValueError, AttributeError):
+        pass
 
 
 def _silence_stdout() -> None:

@@ -15,6 +15,7 @@ from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
 from ..limits import check, workers_for
+from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
 
@@ -88,8 +89,7 @@ def prove_cmd(
         raise BoggleI18nError("--resume needs --checkpoint FILE")
     if checkpoint is not None and checkpoint.exists() and not resume and not do_estimate:
         raise BoggleI18nError(f"checkpoint {checkpoint} exists: add --resume to continue it, or remove it")
-    if output is not None and str(output) != "-" and not output.parent.is_dir():
-        raise BoggleI18nError(f"cannot write {output}: folder {output.parent} does not exist")  # before hours of work
+    check_output(output)  # a folder, a missing or read-only folder: said now, not after hours of work
     name = chosen.require_lexicon()
     lexicon = load_or_build(name, store)
     faces = free_faces(chosen.language.code, shape, lexicon)

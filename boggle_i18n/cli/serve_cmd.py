@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+import logging
 import socket
 import threading
 import webbrowser
@@ -38,12 +40,20 @@ def serve_cmd(
         show_default=False,
     ),
     open_page: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
+    allow_host: list[str] = typer.Option(
+        [],
+        "--allow-host",
+        metavar="HOST",
+        help="Another host name the page may be reached by (with --host 0.0.0.0: e.g. this machine's LAN name).",
+    ),
 ) -> None:
     """Serve the web page: solve, play, share, compare and search boards in every language (Ctrl-C stops)."""
     _require_web()
     import uvicorn
 
     from ..web import create_app
+    from ..web.guard import Site
+    from ..web.serving import BACKLOG, LISTEN_QUEUE, LogOnce, connection_limit, guarded_protocol
 
     if results is not None and not results.is_dir():
         raise BoggleI18nError(f"no results folder {results}")
@@ -63,16 +73,34 @@ def serve_cmd(
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
     url = f"http://{shown}:{bound}/"
-    web_app = create_app(store, results.resolve() if results is not None else None)
+    for name in allow_host:
+        if not name or any(c in name for c in "/:@ \t") or len(name) > 253:
+            sock.close()
+            raise BoggleI18nError(f"--allow-host takes a host name, not {name[:60]!r}")
+    site = Site.serving(host, bound, allow_host)
+    web_app = create_app(store, results.resolve() if results is not None else None, site=site)
     config = uvicorn.Config(
         web_app,
+        http=guarded_protocol(connection_limit()),  # bounded connections, a deadline for headers (web/serving.py)
+        backlog=BACKLOG,
         log_level="warning",
         access_log=False,
         timeout_graceful_shutdown=5,
     )
+    once = LogOnce()
+    logging.getLogger("uvicorn.error").addFilter(once)
 
     class Server(uvicorn.Server):
         """Ctrl-C first stops the running jobs, so their event streams end and every connection closes at once."""
+
+        async def serve(self, sockets: list[socket.socket] | None = None) -> None:
+            asyncio.get_running_loop().set_exception_handler(once.loop_error)  # errors once, not per accept
+            await super().serve(sockets)
+
+        async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+            await super().startup(sockets)
+            for listening in sockets or ():
+                listening.listen(LISTEN_QUEUE)  # asyncio accepts BACKLOG at a time; the kernel may queue more
 
         def handle_exit(self, sig: int, frame: Any) -> None:
             web_app.state.web.jobs.stop_all()
@@ -86,4 +114,6 @@ def serve_cmd(
         server.run(sockets=[sock])
     except KeyboardInterrupt:  # uvicorn shut down gracefully (jobs stopped), then re-raised Ctrl-C: the normal end
         pass
+    for line in once.summary():
+        note(f"boggle-i18n serve: {line}")
     note("boggle-i18n serve: stopped")

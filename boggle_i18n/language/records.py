@@ -153,6 +153,11 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} = {value!r} has the wrong type")
         if key in _CHOICES and value not in _CHOICES[key]:
             raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
+    for key in ("dice", "lexicons"):
+        if not all(isinstance(v, str) and v for v in raw.get(key, [])):
+            raise LanguageError(f"language record {where}: {key} must be a list of names")
+    if raw.get("min_length", 1) < 1 or (raw.get("max_length") is not None and raw["max_length"] < 1):
+        raise LanguageError(f"language record {where}: min_length and max_length must be at least 1")
     if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("fold", {}).items()):
         raise LanguageError(f"language record {where}: fold must map single characters to strings")
     for key in ("lower", "finals"):
@@ -175,8 +180,17 @@ def _check(raw: dict[str, Any], where: Path) -> None:
 
 
 def _load(path: Path) -> Language:
-    with path.open("rb") as handle:
-        raw = tomllib.load(handle)
+    try:
+        with path.open("rb") as handle:
+            raw = tomllib.load(handle)
+    except tomllib.TOMLDecodeError as exc:
+        raise LanguageError(f"language record {path} is not valid TOML: {exc}") from None
+    except UnicodeDecodeError:
+        raise LanguageError(f"language record {path} is not UTF-8") from None
+    except RecursionError:
+        raise LanguageError(f"language record {path} is nested too deeply") from None
+    except OSError as exc:
+        raise LanguageError(f"cannot read language record {path}: {exc.strerror or exc}") from None
     _check(raw, path)
     lexicon = raw.get("lexicon")
     return Language(

@@ -1,4 +1,4 @@
-"""Build a lexicon: resolve the source, run the recipe's stages, write trie + manifest atomically."""
+"""Build a lexicon: resolve the source, run the recipe's stages, swap in trie + manifest together."""
 
 from __future__ import annotations
 
@@ -24,8 +24,9 @@ from ..pipeline.sources import ResolvedSource, resolve_source
 from ..pipeline.stages import StageContext
 from ..resources import data_dir
 from ..spelling import PLAIN, Spelling
-from ..storage import atomic_write_bytes, atomic_write_text, check_writable_dir, store_dir, store_lock
+from ..storage import check_writable_dir, replace_together, store_dir
 from .store import FORMAT, FORMAT_VERSION, Lexicon, check_lexicon_name, lexicon_name, lexicon_paths
+from .trust import keys_digest, remember
 
 Progress = Callable[[str], None]
 
@@ -165,23 +166,25 @@ def build_lexicon(
     stats = WordStats(language.spelling)
     blank = BlankCheck(resolved.lines(encoding or recipe.encoding, on_bytes))
     # The words stream straight into MARISA's key set: no list of the words is ever held.
-    trie = marisa_trie.Trie(stats.add(w) for w in run.words(blank))
+    # An entry the stages emptied is no word: it never becomes an empty key.
+    trie = marisa_trie.Trie(stats.add(w) for w in run.words(blank) if w)
     reports = run.reports()
     if not blank.text_seen:
         raise SourceError(f"source {resolved.path} is empty")
     if not stats.count:
         raise BoggleI18nError(f"recipe {recipe.name!r} kept no words from {resolved.path}; is it the right list?")
     trie_bytes = trie.tobytes()
+    keys_sha = keys_digest(trie.keys())  # what a check of a copied store compares the trie's words with
     del trie
     manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
+    manifest["keys_sha256"] = keys_sha
     manifest["build_command"] = _build_command(name, save_as, source, encoding)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
-    # Trie first, manifest last: a reader trusts a trie only through a manifest naming its sha256.
-    # Under the name's lock, so two builds of one name never leave one's trie beside the other's manifest.
-    with store_lock(store_dir(store)):
-        atomic_write_bytes(trie_path, trie_bytes)
-        atomic_write_text(manifest_path, manifest_text)
+    # Both files are written whole beside the old pair, then swapped under the store's lock (trie first,
+    # manifest last): a full disk or a refused write leaves the old pair as it was, loadable and scoring the same.
+    replace_together(store_dir(store), [(trie_path, trie_bytes), (manifest_path, manifest_text.encode("utf-8"))])
+    remember(manifest["trie_sha256"], stats.count, keys_sha)  # MARISA made these bytes: no check process needed
     lexicon = Lexicon(
         marisa_trie.Trie().frombytes(trie_bytes), manifest, hashlib.sha256(manifest_text.encode("utf-8")).hexdigest()
     )

@@ -2,7 +2,9 @@
 
 On disk a lexicon NAME is `NAME.marisa` (the trie) and `NAME.json` (its manifest).
 The manifest records the trie's sha256, so a damaged or half-copied trie is
-refused instead of silently giving wrong answers.
+refused instead of silently giving wrong answers; trie bytes this machine has not
+seen verified are first read by a child process (`trust.py`), so a trie damaged
+before its sha256 was recorded is reported, never a crash.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ import marisa_trie
 
 from ..errors import LexiconError
 from ..limits import clip
-from ..storage import store_dir, store_lock
+from ..storage import backup_path, store_dir, store_lock
+from .trust import trie_problem
 
 FORMAT = "boggle-i18n-lexicon"
 FORMAT_VERSION = 1
@@ -86,6 +89,8 @@ def manifest_problem(manifest: Any) -> str | None:
             return f"field {key!r} is missing"
         if not _typed(manifest[key], types):
             return f"field {key!r} is {_json_type(manifest[key])}, not {_json_type_name(types)}"
+    if "keys_sha256" in manifest and not isinstance(manifest["keys_sha256"], str):
+        return f"field 'keys_sha256' is {_json_type(manifest['keys_sha256'])}, not a string"
     for key, types in _SOURCE_FIELDS.items():
         value = manifest["source"].get(key)
         if not _typed(value, types):
@@ -221,19 +226,43 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
     problem = manifest_problem(manifest)
     if problem is not None:
         raise StoreProblem(f"manifest {manifest_path}: {problem}", manifest if isinstance(manifest, dict) else None)
+    data: bytes | None
     try:
         data = trie_path.read_bytes()
     except FileNotFoundError:
-        raise StoreProblem(f"trie file {trie_path} is missing", manifest, retry=True) from None
+        data = _backup_matching(trie_path, manifest)
+        if data is None:
+            raise StoreProblem(f"trie file {trie_path} is missing", manifest, retry=True) from None
     except OSError as exc:
         raise StoreProblem(f"trie file {trie_path} is unreadable ({exc.strerror or exc})", manifest) from None
-    if hashlib.sha256(data).hexdigest() != manifest.get("trie_sha256"):
-        raise StoreProblem(f"trie file {trie_path} is corrupt (sha256 differs from its manifest)", manifest, retry=True)
+    sha = hashlib.sha256(data).hexdigest()
+    if sha != manifest.get("trie_sha256"):
+        # A build killed between renaming its trie and its manifest leaves the old trie as a backup (storage.py).
+        data = _backup_matching(trie_path, manifest)
+        if data is None:
+            raise StoreProblem(
+                f"trie file {trie_path} is corrupt (sha256 differs from its manifest)", manifest, retry=True
+            )
+        sha = str(manifest["trie_sha256"])
+    assert data is not None
+    # Before MARISA sees the bytes: a trie damaged before its sha256 was recorded must not crash this process.
+    problem = trie_problem(data, sha, manifest)
+    if problem is not None:
+        raise StoreProblem(f"trie file {trie_path} is corrupt: {problem}", manifest)
     try:
         trie = marisa_trie.Trie().frombytes(data)
     except Exception:
         raise StoreProblem(f"trie file {trie_path} is corrupt", manifest) from None
     return manifest, raw_manifest, trie
+
+
+def _backup_matching(trie_path: Path, manifest: dict[str, Any]) -> bytes | None:
+    """The backup trie a swap left (`storage.backup_path`), if its sha256 is the manifest's."""
+    try:
+        data = backup_path(trie_path).read_bytes()
+    except OSError:
+        return None
+    return data if hashlib.sha256(data).hexdigest() == manifest.get("trie_sha256") else None
 
 
 def rebuild_command(name: str, store: str | os.PathLike[str] | None, manifest: dict[str, Any] | None) -> str:

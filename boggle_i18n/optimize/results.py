@@ -9,6 +9,7 @@ optional `min_length` and `scoring` (a preset name) when the rules matter.
 from __future__ import annotations
 
 import json
+import math
 import statistics
 from collections.abc import Iterable, Mapping
 from pathlib import Path
@@ -17,6 +18,102 @@ from typing import Any
 from ..errors import BoggleI18nError
 
 REQUIRED = ("best", "seed", "seconds", "boards_evaluated", "settings", "command", "strategy")
+
+# The shapes of result files, as the pages and the web's records read them: a hand-edited file that breaks one
+# is one error naming the file and the field. A spec is a type name ("int", "num": finite, "str", "bool",
+# "null", "object"), a tuple of alternatives, {key: spec} (a key ending in "?" may be absent) or [spec] (a list).
+Spec = Any
+BOARD: Spec = {"board": "str", "score": "int", "n_words": "int"}
+RULES: Spec = {"scoring": {"name": "str"}, "min_length": "int", "diagonals?": "bool"}
+SETTINGS: Spec = {
+    "lexicon": "str",
+    "rules": RULES,
+    "dice?": ("str", "null"),
+    "size?": ("str", "null"),
+    "target?": ("num", "null"),
+    "time_limit?": ("num", "null"),
+    "machine?": "object",
+    "trie_sha256?": ("str", "null"),
+}
+RUN_SHAPE: Spec = {
+    "best": [BOARD],
+    "seed": "int",
+    "seconds": "num",
+    "boards_evaluated": "int",
+    "settings": SETTINGS,
+    "command": "str",
+    "strategy": "str",
+    "stopped": "str",
+    "best_at?": ("num", "null"),
+    "workers?": "int",
+    "boards_per_second?": ("num", "null"),
+    "started?": "str",
+    "rows?": "int",
+    "cols?": "int",
+}
+KNOWN_SHAPE: Spec = [{"board": "str", "score": "int", "source?": "str", "min_length?": "int", "scoring?": "str"}]
+
+
+def shape_problem(value: Any, spec: Spec, where: str = "") -> str | None:
+    """Where `value` departs from `spec` (`settings.rules.min_length is a string, not int`), or None."""
+    if isinstance(spec, tuple):
+        problems = [shape_problem(value, alt, where) for alt in spec]
+        if all(problems):
+            return next(p for p in problems if p)
+        return None
+    if isinstance(spec, dict):
+        if not isinstance(value, dict):
+            return f"{where or 'the file'} is {_kind(value)}, not an object"
+        for key, sub in spec.items():
+            name = key.rstrip("?")
+            if name not in value:
+                if key.endswith("?"):
+                    continue
+                return f"{where + '.' if where else ''}{name} is missing"
+            problem = shape_problem(value[name], sub, f"{where + '.' if where else ''}{name}")
+            if problem:
+                return problem
+        return None
+    if isinstance(spec, list):
+        if not isinstance(value, list):
+            return f"{where} is {_kind(value)}, not a list"
+        for i, item in enumerate(value):
+            problem = shape_problem(item, spec[0], f"{where}[{i}]")
+            if problem:
+                return problem
+        return None
+    ok = {
+        "int": type(value) is int,
+        "num": type(value) in (int, float) and math.isfinite(value),
+        "str": isinstance(value, str),
+        "bool": isinstance(value, bool),
+        "null": value is None,
+        "object": isinstance(value, dict),
+    }[spec]
+    return None if ok else f"{where} is {_kind(value)}, not {'a finite number' if spec == 'num' else spec}"
+
+
+def _kind(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    names = {bool: "a boolean", int: "an int", float: "a number", str: "a string", list: "a list", dict: "an object"}
+    return names.get(type(value), type(value).__name__)
+
+
+def read_result_file(path: Path) -> Any:
+    """A result file's JSON (NaN and Infinity refused); one error naming it if it cannot be read or parsed."""
+    try:
+        return json.loads(path.read_bytes(), parse_constant=_no_constant)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise BoggleI18nError(f"result file {path} is not JSON") from None
+    except OSError as exc:
+        raise BoggleI18nError(f"cannot read result file {path}: {exc.strerror or exc}") from None
+
+
+def _no_constant(name: str) -> Any:
+    raise ValueError(name)
 
 
 def load_results(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any]]]:
@@ -27,24 +124,27 @@ def load_results(folder: Path) -> tuple[list[dict[str, Any]], list[dict[str, Any
     for path in sorted(folder.glob("*.json")):
         if path.name == "known.json":
             continue
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            raise BoggleI18nError(f"result file {path} is not JSON") from None
+        data = read_result_file(path)
         if isinstance(data, dict) and data.get("kind") in ("proof", "proof-estimate"):
             continue  # a `prove` result or estimate: prove/records.py renders those
         missing = [k for k in REQUIRED if not isinstance(data, dict) or k not in data]
         if missing:
             raise BoggleI18nError(f"result file {path} lacks {', '.join(missing)} (write it with optimize --output)")
+        problem = shape_problem(data, RUN_SHAPE)
+        if problem:
+            raise BoggleI18nError(f"result file {path}: {problem} (write it with optimize --output)")
         data["_file"] = path.name
         runs.append(data)
     known: list[dict[str, Any]] = []
     known_path = folder / "known.json"
     if known_path.is_file():
         try:
-            known = json.loads(known_path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
+            known = read_result_file(known_path)
+        except BoggleI18nError:
             raise BoggleI18nError(f"{known_path} is not JSON") from None
+        problem = shape_problem(known, KNOWN_SHAPE, "known")
+        if problem:
+            raise BoggleI18nError(f"{known_path}: {problem}")
     return runs, known
 
 

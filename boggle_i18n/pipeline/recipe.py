@@ -205,8 +205,14 @@ def _read_toml(path: Path) -> dict[str, Any]:
             return tomllib.load(handle)
     except tomllib.TOMLDecodeError as exc:
         raise RecipeError(f"recipe {path}: {exc}") from None
+    except UnicodeDecodeError as exc:
+        raise RecipeError(
+            f"recipe {path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+        ) from None
+    except RecursionError:
+        raise RecipeError(f"recipe {path}: nested too deeply") from None
     except OSError as exc:
-        raise RecipeError(f"recipe {path}: {exc.strerror}") from None
+        raise RecipeError(f"recipe {path}: {exc.strerror or exc}") from None
 
 
 def _base_path(ref: str, child: Path) -> Path:

@@ -17,6 +17,7 @@ import codecs
 import hashlib
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 from collections.abc import Callable, Iterator
@@ -26,13 +27,15 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from ..errors import SourceError
-from ..limits import clip
+from ..limits import MAX_SOURCE_ENTRY_BYTES, MAX_SOURCE_LINES, clip
 from ..storage import cache_dir
 from .recipe import Recipe, SourceSpec
 
 OFFLINE_ENV = "BOGGLE_I18N_OFFLINE"
 DOWNLOAD_TIMEOUT = 30
 CHUNK = 1 << 20  # bytes read at a time: memory stays flat whatever the list's size
+MAX_ENTRY_BYTES = MAX_SOURCE_ENTRY_BYTES  # one entry (line) of a source, before decoding
+MAX_SOURCE_ENTRIES = MAX_SOURCE_LINES  # entries in one source
 
 
 @dataclass
@@ -74,20 +77,34 @@ class ResolvedSource:
         # aspell's `expand` prints a root's forms on one line separated by spaces: one entry each.
         split_spaces = self.expansion is not None and self.expansion.tool == "aspell"
         offset = 0  # file offset of `pending`'s first byte
-        pending = b""
+        pending = bytearray()  # the unfinished entry: only ever appended to, so a long line costs linear time
+        entries = 0
         with self._stream() as handle:
             while chunk := handle.read(CHUNK):
                 digest.update(chunk)
-                pending += chunk.replace(b" ", b"\n") if split_spaces else chunk
-                parts = pending.split(b"\n")
-                pending = parts.pop()
-                for raw in parts:
-                    yield _decode_line(raw, encoding, offset, self.path)
-                    offset += len(raw) + 1
+                parts = (chunk.replace(b" ", b"\n") if split_spaces else chunk).split(b"\n")
+                if len(parts) > 1:
+                    parts[0] = bytes(pending) + parts[0]
+                    pending = bytearray(parts.pop())
+                    entries += len(parts)
+                    if entries > MAX_SOURCE_ENTRIES:
+                        raise SourceError(
+                            f"source {self.path} has more than {MAX_SOURCE_ENTRIES:,} entries, the most a list may "
+                            "hold (docs/limits.md)"
+                        )
+                    for raw in parts:
+                        if len(raw) > MAX_ENTRY_BYTES:
+                            raise _long_entry(self.path, offset)
+                        yield _decode_line(raw, encoding, offset, self.path)
+                        offset += len(raw) + 1
+                else:
+                    pending += parts[0]
+                if len(pending) > MAX_ENTRY_BYTES:  # said before the rest of the line is read
+                    raise _long_entry(self.path, offset)
                 if progress:
                     progress(offset + len(pending), total)
         if pending:
-            yield _decode_line(pending, encoding, offset, self.path)
+            yield _decode_line(bytes(pending), encoding, offset, self.path)
             offset += len(pending)
         sha = digest.hexdigest()
         if self.sha256 is not None and sha != self.sha256:
@@ -259,13 +276,28 @@ def _own_expansion(spec: SourceSpec, dic: Path) -> Expansion:
 
 
 def _check_encoding(encoding: str) -> None:
-    """Entries are split on the byte 0x0a, so the encoding must write LF as that one byte."""
+    """Entries are split on the byte 0x0a, so the encoding must be a text encoding that reads every ASCII byte
+    as itself (UTF-8, Latin-1, cp1252 ...): not rot13, hex or base64 (bytes-to-bytes codecs), UTF-16 or UTF-7."""
     try:
-        codecs.lookup(encoding)
-    except LookupError:
-        raise SourceError(f"unknown encoding {clip(encoding, 40)!r}") from None
-    if "\n".encode(encoding) != b"\n" or "a".encode(encoding) != b"a":
+        info = codecs.lookup(encoding)
+    except (LookupError, ValueError, TypeError):
+        raise SourceError(f"unknown encoding {clip(str(encoding), 40)!r}") from None
+    if not getattr(info, "_is_text_encoding", True):
+        raise SourceError(f"{clip(encoding, 40)!r} is not a text encoding; name the list's character set (utf-8 ...)")
+    ascii_bytes = bytes(range(128))
+    try:
+        same = ascii_bytes.decode(encoding) == ascii_bytes.decode("ascii")
+    except (UnicodeError, ValueError, TypeError, LookupError):
+        same = False
+    if not same:
         raise SourceError(f"encoding {encoding!r} is not ASCII-compatible; convert the list to UTF-8 first")
+
+
+def _long_entry(path: Path, offset: int) -> SourceError:
+    return SourceError(
+        f"source {path} has an entry longer than {MAX_ENTRY_BYTES:,} bytes at offset {offset:,}; "
+        "is it a word list? (docs/limits.md)"
+    )
 
 
 def _decode_line(raw: bytes, encoding: str, offset: int, path: Path) -> str:
@@ -276,10 +308,22 @@ def _decode_line(raw: bytes, encoding: str, offset: int, path: Path) -> str:
             f"source {path} is not valid {encoding}: byte 0x{raw[exc.start]:02x} at offset {offset + exc.start} "
             "(set `encoding` in the recipe or pass --encoding)"
         ) from None
+    except (UnicodeError, ValueError) as exc:  # a codec's own complaint about a whole entry
+        raise SourceError(f"source {path} is not valid {encoding} at offset {offset}: {clip(str(exc), 60)}") from None
 
 
 def _open(path: Path) -> BinaryIO:
+    """The source opened for reading: a regular file, or a pipe streamed once (never a device).
+
+    A named pipe is opened without waiting for a writer: with none, it reads as
+    empty (one error) instead of hanging.
+    """
     try:
+        mode = _kind(path)
+        if mode == "pipe":
+            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+            os.set_blocking(fd, True)  # a writer that is there (or comes) is then waited for as usual
+            return os.fdopen(fd, "rb")
         return path.open("rb")
     except FileNotFoundError:
         raise SourceError(f"source file {path} not found") from None
@@ -287,6 +331,19 @@ def _open(path: Path) -> BinaryIO:
         raise SourceError(f"source {path} is a folder, not a word list") from None
     except OSError as exc:
         raise SourceError(f"cannot read source {path}: {exc.strerror}") from None
+
+
+def _kind(path: Path) -> str:
+    """ "file", "pipe" or "folder"; a device or socket is refused with one error (/dev/zero never ends)."""
+    st = os.stat(path)  # FileNotFoundError and the like are reported by the caller
+    if stat.S_ISREG(st.st_mode):
+        return "file"
+    if stat.S_ISFIFO(st.st_mode):
+        return "pipe"
+    if stat.S_ISDIR(st.st_mode):
+        raise IsADirectoryError(path)
+    what = "a device" if stat.S_ISCHR(st.st_mode) or stat.S_ISBLK(st.st_mode) else "not a file"
+    raise SourceError(f"source {path} is {what}, not a word list; save the list to a file or pipe it in")
 
 
 def _size(path: Path) -> int:
@@ -297,7 +354,15 @@ def _size(path: Path) -> int:
 
 
 def _check_readable(path: Path) -> None:
-    """Fail now (not mid-build) if `path` cannot be opened."""
+    """Fail now (not mid-build) if `path` cannot be opened. A pipe is only checked, not opened: opening and
+    closing it would cut off the writer waiting on it."""
+    try:
+        if _kind(path) == "pipe":
+            if not os.access(path, os.R_OK):
+                raise PermissionError(13, "Permission denied", str(path))
+            return
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        pass  # _open names these
     _open(path).close()
 
 

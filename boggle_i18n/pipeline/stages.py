@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Literal
 
 from ..errors import RecipeError
+from ..limits import clip
 from ..spelling import PLAIN, Spelling
 from .compactset import CompactSet
 
@@ -250,6 +251,10 @@ def _regex_drop(ctx: StageContext, *, pattern: str) -> StageFn:
 def _regex_replace(ctx: StageContext, *, pattern: str, replacement: str = "") -> StageFn:
     """Rewrite every match (`/[A-Z]+$` -> "" strips the ispell affix flags left in Irish `ainm/E`)."""
     rx = _compile(pattern, "regex-replace")
+    try:
+        rx.sub(replacement, "")  # the replacement is parsed here: a bad group (\\9) is a recipe error, not mid-build
+    except (re.error, IndexError, TypeError) as exc:
+        raise RecipeError(f"regex-replace: bad replacement {clip(str(replacement), 40)!r}: {exc}") from None
     return lambda e: rx.sub(replacement, e)
 
 
@@ -306,8 +311,12 @@ def read_list(base_dir: Path, file: str, what: str = "blocklist") -> list[str]:
     path = Path(file) if Path(file).is_absolute() else base_dir / file
     try:
         text = path.read_text(encoding="utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecipeError(
+            f"{what} file {path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at {exc.start})"
+        ) from None
     except OSError as exc:
-        raise RecipeError(f"{what} file {path}: {exc.strerror}") from None
+        raise RecipeError(f"{what} file {path}: {exc.strerror or exc}") from None
     out = []
     for line in text.split("\n"):
         entry = line.split("#", 1)[0].strip()

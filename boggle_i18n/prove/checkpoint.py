@@ -6,24 +6,74 @@ killed mid-write leaves at most a torn last line, which a resume drops and
 redoes. Anything else that does not parse, or a header of another proof
 (another lexicon, rules, size, buckets or threshold), is an error naming what
 differs: a foreign checkpoint is never mixed into a proof.
+
+A checkpoint is a claim, read back as one (`verify_resumed`): every field has
+its type and a finite value, task numbers lie inside the proof, and every board
+a line names is scored again and dropped unless it reaches the threshold (its
+score and word count are corrected). Each line written since format 2 carries
+`check`, a sha256 over the proof's header and the line: a line edited by hand
+(a best board removed, a count changed) fails it, and its task is searched again.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
+import math
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError
 from .tasks import TaskResult
 
+if TYPE_CHECKING:
+    from .tasks import ProofSpec
+
 FORMAT = "boggle-i18n-proof-checkpoint"
-VERSION = 1
+VERSION = 2  # 2: each task line carries `check`; version 1 files (no checks) are still read
+READ_VERSIONS = (1, 2)
 
 
-def read_checkpoint(path: Path) -> tuple[dict[str, Any], dict[int, TaskResult], bool]:
-    """(header identity, finished tasks by number, whether a torn last line was dropped)."""
+def _no_constant(name: str) -> Any:
+    raise ValueError(f"{name} is not a number")
+
+
+def _loads(line: bytes) -> Any:
+    """JSON without NaN or Infinity (Python's json takes both; a checkpoint never holds them)."""
+    return json.loads(line, parse_constant=_no_constant)
+
+
+def line_check(identity: dict[str, Any], record: dict[str, Any]) -> str:
+    """The `check` of a task line: sha256 over the proof's identity and the record (both canonical JSON)."""
+    text = json.dumps(
+        [identity, {k: v for k, v in record.items() if k != "check"}],
+        sort_keys=True,
+        separators=(",", ":"),
+        ensure_ascii=False,
+    )
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+@dataclass
+class CheckpointLines:
+    """What `read_checkpoint` found beyond the tasks: lines whose check failed (their tasks are redone)."""
+
+    failed_checks: list[int] = field(default_factory=list)  # line numbers
+    unchecked: int = 0  # lines without a check (a version 1 file)
+
+
+def read_checkpoint(
+    path: Path, tasks_total: int | None = None, lines_seen: CheckpointLines | None = None
+) -> tuple[dict[str, Any], dict[int, TaskResult], bool]:
+    """(header identity, finished tasks by number, whether a torn last line was dropped).
+
+    Every line's fields are checked for type and finite values, and task numbers
+    against `tasks_total` when given: a line that fails is one error naming it.
+    A line whose `check` differs is left out (its task is searched again) and
+    its number noted in `lines_seen`.
+    """
     try:
         raw = path.read_bytes()
     except OSError as exc:
@@ -34,24 +84,124 @@ def read_checkpoint(path: Path) -> tuple[dict[str, Any], dict[int, TaskResult], 
     if not complete_lines:
         raise BoggleI18nError(f"checkpoint {path} has no header line; it is not a proof checkpoint")
     try:
-        header = json.loads(complete_lines[0])
-    except (ValueError, UnicodeDecodeError):
+        header = _loads(complete_lines[0])
+    except (ValueError, UnicodeDecodeError, RecursionError):
         raise BoggleI18nError(f"checkpoint {path} does not start with a proof header; it is not a checkpoint") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT or not isinstance(header.get("proof"), dict):
         raise BoggleI18nError(f"{path} is not a boggle-i18n proof checkpoint")
-    if header.get("version") != VERSION:
-        raise BoggleI18nError(f"checkpoint {path} has format version {header.get('version')}, not {VERSION}")
+    version = header.get("version")
+    if type(version) is not int or version not in READ_VERSIONS:
+        raise BoggleI18nError(f"checkpoint {path} has format version {str(version)[:20]}, not {VERSION}")
+    identity: dict[str, Any] = header["proof"]
+    threshold = identity.get("threshold")
+    if type(threshold) is not int or threshold < 0:
+        raise BoggleI18nError(f"checkpoint {path} has no valid threshold in its header")
+    seen = lines_seen if lines_seen is not None else CheckpointLines()
     done: dict[int, TaskResult] = {}
     for number, line in enumerate(complete_lines[1:], 2):
         if not line.strip():
             continue
         try:
-            data = json.loads(line)
-            result = TaskResult.from_dict(data)
-        except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError):
+            data = _loads(line)
+            result = _task_result(data, tasks_total)
+        except _OutsideProof as exc:
+            raise BoggleI18nError(f"checkpoint {path} line {number}: {exc}; it cannot be resumed") from None
+        except (ValueError, UnicodeDecodeError, KeyError, TypeError, IndexError, RecursionError):
             raise BoggleI18nError(f"checkpoint {path} line {number} is damaged; it cannot be resumed") from None
+        check = data.get("check")
+        if check is None and version == 1:
+            seen.unchecked += 1
+        elif check != line_check(identity, data):
+            seen.failed_checks.append(number)
+            continue
         done[result.task] = result
-    return header["proof"], done, torn
+    return identity, done, torn
+
+
+class _OutsideProof(ValueError):
+    """A task line that parses but cannot belong to this proof."""
+
+
+def _shown(value: Any) -> str:
+    """A value as the file has it (JSON), cut short."""
+    try:
+        return json.dumps(value)[:30]
+    except ValueError:
+        return str(value)[:30]
+
+
+def _whole(value: Any, name: str, high: int | None = None) -> int:
+    if type(value) is not int or value < 0 or (high is not None and value >= high):
+        span = f"0..{high - 1}" if high is not None else "0 or more"
+        raise _OutsideProof(f"{name} {_shown(value)} is not a whole number in {span}")
+    return value
+
+
+def _seconds(value: Any, name: str) -> float:
+    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+        raise _OutsideProof(f"{name} {_shown(value)} is not a finite number of seconds")
+    return float(value)
+
+
+def _task_result(data: Any, tasks_total: int | None) -> TaskResult:
+    """A task line, every field checked: whole numbers in range, finite seconds, boards as [text, int, int]."""
+    if not isinstance(data, dict):
+        raise TypeError("not an object")
+    boards = data["boards"]
+    if not isinstance(boards, list):
+        raise TypeError("boards")
+    checked = []
+    for b in boards:
+        if not isinstance(b, list) or len(b) != 3 or not isinstance(b[0], str) or len(b[0]) > 20_000:
+            raise TypeError("board")
+        checked.append((b[0], _whole(b[1], "a board's score"), _whole(b[2], "a board's word count")))
+    return TaskResult(
+        task=_whole(data["task"], "task", tasks_total),
+        classes=_whole(data["classes"], "classes"),
+        boards=checked,
+        cpu_seconds=_seconds(data["cpu_seconds"], "cpu_seconds"),
+        slowest_class=_seconds(data.get("slowest_class", 0.0), "slowest_class"),
+        max_bound=_whole(data.get("max_bound", 0), "max_bound"),
+        candidates=_whole(data.get("candidates", 0), "candidates"),
+    )
+
+
+def verify_resumed(spec: ProofSpec, done: dict[int, TaskResult]) -> list[str]:
+    """Score again every board the checkpoint's tasks claim; keep those at or above the threshold, with their
+    true score and word count. Returns a note per board corrected or dropped (the first few)."""
+    from ..board.notation import parse_board
+    from ..optimize.canonical import canonical_faces
+    from .tasks import prover_for
+
+    problem = spec.problem
+    allowed = set(problem.faces)
+    notes: list[str] = []
+    scorer = None
+    for result in done.values():
+        kept = []
+        for board, score, words in result.boards:
+            try:
+                parsed = parse_board(board, size=(problem.rows, problem.cols))
+            except BoggleI18nError:
+                parsed = None
+            if parsed is None or not set(parsed.faces) <= allowed:
+                notes.append(f"task {result.task}: {board[:40]!r} is not a board of this proof; dropped")
+                continue
+            if tuple(parsed.faces) != canonical_faces(tuple(parsed.faces), problem.rows, problem.cols):
+                notes.append(f"task {result.task}: {board[:40]!r} is not in canonical form; dropped")
+                continue
+            if scorer is None:
+                scorer = prover_for(spec).scorer
+            scores, counts = scorer.score_codes(scorer.codec.encode(parsed))
+            true_score, true_words = int(scores[0]), int(counts[0])
+            if (true_score, true_words) != (score, words):
+                notes.append(f"task {result.task}: {board} scores {true_score}, not {score} as the checkpoint said")
+            if true_score >= spec.threshold:
+                kept.append((board, true_score, true_words))
+            else:
+                notes.append(f"task {result.task}: {board} is below the threshold {spec.threshold}; dropped")
+        result.boards = sorted(set(kept), key=lambda b: (-b[1], b[0]))
+    return notes
 
 
 def check_identity(path: Path, found: dict[str, Any], wanted: dict[str, Any]) -> None:
@@ -67,6 +217,7 @@ class CheckpointWriter:
 
     def __init__(self, path: Path, identity: dict[str, Any], *, fresh: bool, drop_torn: bool = False) -> None:
         self.path = path
+        self.identity = identity
         if fresh:
             self._file = self._open(path, "x")
             self._write({"format": FORMAT, "version": VERSION, "proof": identity})
@@ -92,8 +243,10 @@ class CheckpointWriter:
         os.fsync(self._file.fileno())
 
     def add(self, result: TaskResult) -> None:
-        """Record one finished task."""
-        self._write(result.to_dict())
+        """Record one finished task, with the `check` that a later resume compares."""
+        record = result.to_dict()
+        record["check"] = line_check(self.identity, record)
+        self._write(record)
 
     def close(self) -> None:
         """Close the file."""

@@ -88,6 +88,10 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
                 raise BoggleI18nError(f"worker processes died {restarts} times; the proof stops") from None
         except BaseException:
             _terminate(pool)
+            try:  # let the pool's own threads see their workers gone and stop, before this process exits
+                pool.shutdown(wait=True, cancel_futures=True)
+            except BaseException:  # a second Ctrl-C: leave now
+                pass
             raise
         finally:
             pool.shutdown(wait=False, cancel_futures=True)

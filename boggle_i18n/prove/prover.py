@@ -26,7 +26,7 @@ from ..board.board import neighbours
 from ..errors import BoggleI18nError
 from ..optimize.problem import make_problem
 from ..solver.base import Rules
-from .checkpoint import CheckpointWriter, check_identity, read_checkpoint
+from .checkpoint import CheckpointLines, CheckpointWriter, check_identity, read_checkpoint, verify_resumed
 from .classes import Partition, class_space, make_partition, open_cells, split_order
 from .engine import load_bound
 from .tasks import ProofSpec, TaskResult, prover_for
@@ -160,10 +160,22 @@ def prove(
     identity = spec.identity()
     done: dict[int, TaskResult] = {}
     writer = None
+    resume_notes: list[str] = []
     if checkpoint is not None:
         if resume and checkpoint.exists():
-            found, done, torn = read_checkpoint(checkpoint)
+            seen = CheckpointLines()
+            found, done, torn = read_checkpoint(checkpoint, spec.space.tasks, seen)
             check_identity(checkpoint, found, identity)
+            # A checkpoint is a claim: its boards are scored again, lines failing their check are searched again.
+            resume_notes = verify_resumed(spec, done)
+            if seen.failed_checks:
+                lines = ", ".join(str(n) for n in seen.failed_checks[:5])
+                more = "..." if len(seen.failed_checks) > 5 else ""
+                resume_notes.insert(
+                    0,
+                    f"checkpoint {checkpoint}: {len(seen.failed_checks)} line(s) failed their check (line {lines}"
+                    f"{more}): their tasks are searched again",
+                )
             writer = CheckpointWriter(checkpoint, identity, fresh=False, drop_torn=torn)
         else:
             writer = CheckpointWriter(checkpoint, identity, fresh=True)
@@ -198,7 +210,9 @@ def prove(
         if on_progress is not None:
             on_progress(progress)
 
-    notes: list[str] = []
+    notes: list[str] = resume_notes[:10] + (
+        [f"... and {len(resume_notes) - 10} more corrections of the checkpoint"] if len(resume_notes) > 10 else []
+    )
     cluster_name = None
     from .executors import stop_on_termination
 
@@ -209,13 +223,14 @@ def prove(
             if cluster is not None:
                 from .executors import run_cluster
 
-                notes, cluster_name = run_cluster(spec, todo, cluster, on_done)
+                cluster_notes, cluster_name = run_cluster(spec, todo, cluster, on_done)
+                notes += cluster_notes
             elif workers > 1 or "fork" in mp.get_all_start_methods():
                 # One worker process even for --workers 1 where fork is cheap: a class can run for a minute inside
                 # C, where Ctrl-C is not seen until it returns; the parent waiting on the pool sees it at once.
                 from .executors import run_processes
 
-                notes = run_processes(spec, todo, workers, on_done)
+                notes += run_processes(spec, todo, workers, on_done)
             else:
                 from .executors import run_serial
 

@@ -10,30 +10,66 @@ a proof not run yet would cost.
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Any
 
 from ..errors import BoggleI18nError
-from ..optimize.results import result_size
+from ..optimize.results import BOARD, RULES, SETTINGS, read_result_file, result_size, shape_problem
 
 ESTIMATE_REQUIRED = ("estimate", "threshold", "settings", "command")
 REQUIRED = ("complete", "proven_best", "boards", "threshold", "classes", "cpu_seconds", "settings", "command")
+PROOF_SHAPE = {
+    "complete": "bool",
+    "proven_best": (BOARD, "null"),
+    "boards": [BOARD],
+    "threshold": "int",
+    "classes": "int",
+    "cpu_seconds": "num",
+    "settings": SETTINGS,
+    "command": "str",
+    "tasks?": {"done": "int", "total": "int"},
+    "rows?": "int",
+    "cols?": "int",
+}
+ESTIMATE_SHAPE = {
+    "estimate": {
+        "classes_total": "int",
+        "sampled": "int",
+        "slowest_class_seconds": "num",
+        "cpu_seconds": "num",
+        "cpu_seconds_95": ["num"],
+    },
+    "threshold": "int",
+    "settings": {"lexicon": "str", "rules": RULES, "open_cells?": ["int"]},
+    "command": "str",
+    "rows?": "int",
+    "cols?": "int",
+}
+
+
+def _read(path: Path) -> Any:
+    """A file's JSON, or None where it is not JSON (load_results reports those at the top)."""
+    try:
+        return read_result_file(path)
+    except BoggleI18nError:
+        return None
 
 
 def load_proofs(folder: Path) -> list[dict[str, Any]]:
     """The proof result files of `folder` (kind "proof"); a malformed one is an error naming it."""
     proofs = []
     for path in sorted(folder.glob("*.json")):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            continue  # load_results reports files that are not JSON
+        data = _read(path)  # load_results reports files that are not JSON
         if not isinstance(data, dict) or data.get("kind") != "proof":
             continue
         missing = [k for k in REQUIRED if k not in data]
         if missing:
             raise BoggleI18nError(f"proof file {path} lacks {', '.join(missing)} (write it with prove --output)")
+        problem = shape_problem(data, PROOF_SHAPE)
+        if problem is None and not data["complete"] and "tasks" not in data:
+            problem = "tasks is missing (a partial proof says how many tasks it did)"
+        if problem:
+            raise BoggleI18nError(f"proof file {path}: {problem} (write it with prove --output)")
         data["_file"] = path.name
         proofs.append(data)
     return proofs
@@ -108,15 +144,17 @@ def load_estimates(folder: Path) -> list[dict[str, Any]]:
     """The estimate files (kind "proof-estimate") of `folder` and its subfolders one level down."""
     estimates = []
     for path in sorted([*folder.glob("*.json"), *folder.glob("*/*.json")]):
-        try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except (ValueError, UnicodeDecodeError):
-            continue  # load_results reports files at the top that are not JSON; below it, others' files
+        data = _read(path)  # load_results reports files at the top that are not JSON; below it, others' files
         if not isinstance(data, dict) or data.get("kind") != "proof-estimate":
             continue
         missing = [k for k in ESTIMATE_REQUIRED if k not in data]
         if missing:
             raise BoggleI18nError(f"estimate file {path} lacks {', '.join(missing)} (write it with prove --output)")
+        problem = shape_problem(data, ESTIMATE_SHAPE)
+        if problem is None and len(data["estimate"]["cpu_seconds_95"]) != 2:
+            problem = "estimate.cpu_seconds_95 is not [low, high]"
+        if problem:
+            raise BoggleI18nError(f"estimate file {path}: {problem} (write it with prove --output)")
         data["_file"] = path.relative_to(folder).as_posix()
         estimates.append(data)
     return estimates

@@ -9,12 +9,15 @@ touches one cache line: about 6 MiB for ENABLE2K, 16 MiB for Dutch, where a
 
 Built with numpy level by level from the sorted words (no Python object per
 node), then cached in the store as `compiled/<trie sha256>.bgc` beside the trie,
-so a second process maps it in a millisecond instead of rebuilding it. The
-file is memory-mapped read-only: worker processes share its pages.
+so a second process maps it in milliseconds instead of rebuilding it. The
+file is memory-mapped read-only: worker processes share its pages. It carries
+a sha256 over its header and all of its arrays, checked when it is mapped: a
+damaged cache (one changed byte anywhere) is compiled again, never scored.
 """
 
 from __future__ import annotations
 
+import hashlib
 import json
 import mmap
 import threading
@@ -32,7 +35,8 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-MAGIC = b"BGLXC002"
+MAGIC = b"BGLXC003"
+_DIGEST = 32  # sha256 of everything after it (header and arrays), right after the magic
 _ALIGN = 64
 _LOCK = threading.Lock()
 
@@ -161,7 +165,7 @@ def compile_words(words: list[str], spelled: Spelling = PLAIN) -> CompiledLexico
 
 
 def to_bytes(compiled: CompiledLexicon, key: str) -> bytes:
-    """The cache file: magic, header length, JSON header, then the arrays 64-byte aligned."""
+    """The cache file: magic, sha256 of the rest, header length, JSON header, then the arrays 64-byte aligned."""
     arrays = {"records": compiled.records}
     layout: dict[str, list[Any]] = {}
     offset = 0
@@ -178,13 +182,15 @@ def to_bytes(compiled: CompiledLexicon, key: str) -> bytes:
         },
         ensure_ascii=False,
     ).encode("utf-8")
-    head = MAGIC + len(header).to_bytes(8, "little") + header
-    head += b"\0" * (-len(head) % _ALIGN)
+    head = len(header).to_bytes(8, "little") + header
+    head += b"\0" * (-(len(MAGIC) + _DIGEST + len(head)) % _ALIGN)
     body = bytearray(offset)
     for name, array in arrays.items():
         start = layout[name][0]
         body[start : start + array.nbytes] = array.tobytes()
-    return head + bytes(body)
+    digest = hashlib.sha256(head)
+    digest.update(body)
+    return MAGIC + digest.digest() + head + bytes(body)
 
 
 def from_file(path: Path, key: str) -> CompiledLexicon | None:
@@ -197,13 +203,18 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
     except (OSError, ValueError):
         return None
     try:
-        if buffer[:8] != MAGIC:
+        start = len(MAGIC) + _DIGEST
+        if buffer[: len(MAGIC)] != MAGIC:
             return None
-        size = int.from_bytes(buffer[8:16], "little")
-        header = json.loads(buffer[16 : 16 + size].decode("utf-8"))
-        if header.get("key") != key:
+        # Every byte after the digest is checked before any is used: a damaged cache is rebuilt, never scored.
+        with memoryview(buffer) as view:
+            if hashlib.sha256(view[start:]).digest() != buffer[len(MAGIC) : start]:
+                return None
+        size = int.from_bytes(buffer[start : start + 8], "little")
+        header = json.loads(buffer[start + 8 : start + 8 + size].decode("utf-8"))
+        if not isinstance(header, dict) or header.get("key") != key:
             return None
-        base = 16 + size + (-(16 + size) % _ALIGN)
+        base = start + 8 + size + (-(start + 8 + size) % _ALIGN)
         arrays = {}
         for name, (offset, dtype, shape) in header["arrays"].items():
             count = int(np.prod(shape))
@@ -218,7 +229,7 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
             word_count=int(header["word_count"]),
             max_length=int(header["max_length"]),
         )
-    except (ValueError, KeyError, TypeError, UnicodeDecodeError):
+    except Exception:  # any other damage (a forged header of the wrong shapes): rebuilt, never scored
         return None
 
 

@@ -33,11 +33,13 @@ from ..language.selection import select
 from ..lexicon.store import lexicon_name
 from ..optimize.results import result_size
 from ..solving import choose_board, search_selection, solution_dict, with_lexicon_info
-from .state import Building, Busy, Job, Jobs, Lexicons, Scorers
+from .guard import Site, SiteGuard
+from .state import Building, Busy, Job, Jobs, Lexicons, NotBuilt, Scorers
 
 STATIC = Path(__file__).resolve().parent / "static"
 MAX_QUERY = 2048  # bytes of query string
 MAX_BODY = 16 * 1024  # bytes of a POST body
+BODY_SECONDS = 10.0  # a POST body not received in this time is refused (400): a slow client holds nothing long
 MAX_CELLS = 100  # a board the page solves or rolls: up to 10x10
 MAX_SIDE = 10
 MAX_WORD = 64
@@ -92,11 +94,13 @@ def _int(params: Mapping[str, Any], key: str, default: int | None, low: int, hig
     value = params.get(key)
     if value is None or value == "":
         return default
+    if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
+        raise BadRequest(f"{key} must be a whole number, not {str(value)[:40]!r}")  # 1.5 is refused, not truncated
     try:
         number = int(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"{key} must be a whole number, not {str(value)[:40]!r}") from None
-    if isinstance(value, bool) or not low <= number <= high:
+    if not low <= number <= high:
         raise BadRequest(f"{key} must be between {low} and {high}, not {number}")
     return number
 
@@ -105,9 +109,11 @@ def _float(params: Mapping[str, Any], key: str, default: float, low: float, high
     value = params.get(key)
     if value is None or value == "":
         return default
+    if isinstance(value, bool):
+        raise BadRequest(f"{key} must be a number, not {value!r}")
     try:
         number = float(value)
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):
         raise BadRequest(f"{key} must be a number, not {str(value)[:40]!r}") from None
     if not low <= number <= high:  # NaN fails too
         raise BadRequest(f"{key} must be between {low:g} and {high:g}")
@@ -168,15 +174,23 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise BadRequest("Content-Length is not a number") from None
     if announced > MAX_BODY:
         raise BadRequest(f"request body over {MAX_BODY} bytes")
-    body = b""
-    async for chunk in request.stream():  # never more than MAX_BODY read, whatever the header said
-        body += chunk
-        if len(body) > MAX_BODY:
-            raise BadRequest(f"request body over {MAX_BODY} bytes")
+
+    async def read() -> bytes:
+        body = b""
+        async for chunk in request.stream():  # never more than MAX_BODY read, whatever the header said
+            body += chunk
+            if len(body) > MAX_BODY:
+                raise BadRequest(f"request body over {MAX_BODY} bytes")
+        return body
+
+    try:
+        body = await asyncio.wait_for(read(), BODY_SECONDS)
+    except TimeoutError:
+        raise BadRequest(f"request body not received within {BODY_SECONDS:g} s") from None
     try:
         data = json.loads(body or b"{}")
-    except ValueError:
-        raise BadRequest("request body is not JSON") from None
+    except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
+        raise BadRequest("request body is not JSON (or nested too deeply)") from None
     if not isinstance(data, dict):
         raise BadRequest("request body must be a JSON object")
     return data
@@ -319,13 +333,18 @@ class WebApp:
         }
         return {"built": built, "server": self.lexicons.status()}
 
-    def lexicon_status(self, name: str) -> dict[str, Any]:
-        """GET /api/lexicons/NAME: this server's load or build of one lexicon (starts it if not started)."""
+    def lexicon_status(self, name: str, build: bool = False) -> dict[str, Any]:
+        """GET /api/lexicons/NAME: this server's load of one lexicon (loads a built one; never builds).
+        POST /api/lexicons/NAME/build (`build`): builds it if it is not built (one build at a time)."""
         name = lexicon_name(name)
         try:
-            lexicon = self.lexicons.get(name, wait=0.05)
+            lexicon = self.lexicons.get(name, wait=0.05, build=build)
         except Building as exc:
+            if build:
+                raise
             return {"name": name, "state": "building", "lines": exc.lines}
+        except NotBuilt as exc:
+            return {"name": name, "state": "not built", "error": str(exc)}
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
 
     def records(self) -> dict[str, Any]:
@@ -334,8 +353,14 @@ class WebApp:
         from ..prove.shipped import load_records
 
         folder = self.results if self.results is not None and self.results.is_dir() else None
-        runs, _known, proofs = load_records(folder)
-        return {"folder": str(folder) if folder else None, "records": best_records([*runs, *proofs])}
+        try:
+            runs, _known, proofs = load_records(folder)
+            records = best_records([*runs, *proofs])
+        except (TypeError, ValueError, KeyError, AttributeError, IndexError, RecursionError) as exc:
+            # a result file edited by hand in a way the checks in best_records do not name: one line, not a 500
+            why = f"{type(exc).__name__}: {exc}"
+            raise BoggleI18nError(f"a result file in {folder} is malformed ({why})") from None
+        return {"folder": str(folder) if folder else None, "records": records}
 
     # -- long jobs
 
@@ -369,7 +394,7 @@ class WebApp:
                         n_boards=n_boards,
                         seed=seed,
                         store=self.store,
-                        loader=lambda name: self.lexicons.get(name, wait=3600),
+                        loader=lambda name: self.lexicons.get(name, wait=3600, build=True),
                         progress=lambda message: job.emit({"message": message}),
                         roll=roll,
                     )
@@ -399,6 +424,9 @@ class WebApp:
         chosen = search_selection(size=_size(data), store=self.store, **rules)
         shape = chosen.size or (4, 4)
         _check_shape(shape)
+        from ..optimize.optimizer import check_request
+
+        check_request(strategy=strategy, shape=shape, seed=seed or 0, time_limit=seconds)  # the CLI's checks: 400
         name = chosen.require_lexicon()
         if seed is None:
             from ..api import new_seed
@@ -411,7 +439,7 @@ class WebApp:
 
         def work(job: Job) -> dict[str, Any]:
             job.emit({"message": f"loading lexicon {name}"})
-            lexicon = self.lexicons.get(name, wait=3600)
+            lexicon = self.lexicons.get(name, wait=3600, build=True)
             faces = None if dice else free_faces(code, shape, lexicon)
 
             def on_progress(p: Any) -> None:
@@ -454,9 +482,10 @@ def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         proof = run.get("kind") == "proof"
         top = run.get("proven_best") if proof and run.get("complete") else None
         if top is None and run.get("best"):
-            top = run["best"][0]
-        if not isinstance(top, Mapping) or "board" not in top or "score" not in top:
+            top = run["best"][0] if isinstance(run["best"], list) else run["best"]
+        if top is None:
             continue
+        _check_record(run, settings, top)
         size = result_size(run)
         key = (str(settings.get("lexicon")), str(size), str(settings.get("dice") or ""))
         record = {
@@ -477,6 +506,20 @@ def best_records(runs: Sequence[Mapping[str, Any]]) -> list[dict[str, Any]]:
         if held is None or (record["score"], record["proven"]) > (held["score"], held["proven"]):
             best[key] = record
     return sorted(best.values(), key=lambda r: (str(r["lang"]), str(r["lexicon"]), str(r["size"]), -r["score"]))
+
+
+def _check_record(run: Mapping[str, Any], settings: Any, top: Any) -> None:
+    """A result file edited by hand (or damaged) is one error naming it, never a 500."""
+    where = f"result file {run.get('_file') or '(unnamed)'}"
+    if not isinstance(settings, Mapping):
+        raise BoggleI18nError(f"{where}: settings is not an object")
+    if not isinstance(top, Mapping) or not isinstance(top.get("board"), str):
+        raise BoggleI18nError(f"{where}: its best board is not an object with a board")
+    score = top.get("score")
+    if isinstance(score, bool) or not isinstance(score, int):
+        raise BoggleI18nError(f"{where}: the score of board {top['board'][:40]!r} is not a whole number")
+    if not isinstance(top.get("n_words", 0), int | None):
+        raise BoggleI18nError(f"{where}: n_words of board {top['board'][:40]!r} is not a whole number")
 
 
 def _store_state(store: str | os.PathLike[str] | None) -> tuple[tuple[str, int, int], ...]:
@@ -508,8 +551,14 @@ class QueryLimit:
         await self.app(scope, receive, send)
 
 
-def create_app(store: str | os.PathLike[str] | None = None, results: Path | None = None) -> Starlette:
-    """The ASGI app: the API, the page and its assets (from the package, never outside STATIC)."""
+def create_app(
+    store: str | os.PathLike[str] | None = None, results: Path | None = None, site: Site | None = None
+) -> Starlette:
+    """The ASGI app: the API, the page and its assets (from the package, never outside STATIC).
+
+    `site` is what the server answers to (guard.py): `serve` gives its address and port; the default is the
+    loopback names on any port. Requests for another host, or from another site, are refused before any route.
+    """
     web = WebApp(store, results)
 
     def sync(call: Callable[[Mapping[str, Any]], dict[str, Any]]) -> Callable[[Request], Any]:
@@ -531,6 +580,8 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
             )
         except Busy as exc:
             return error(str(exc), 429)
+        except NotBuilt as exc:  # a GET never builds: the page asks with POST /api/lexicons/NAME/build
+            return JSONResponse({"error": str(exc), "not_built": exc.name}, status_code=409)
         except BoggleI18nError as exc:
             return error(str(exc))
 
@@ -542,6 +593,13 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
 
     async def lexicon(request: Request) -> Response:
         return await _answer(lambda: web.lexicon_status(request.path_params["name"]))
+
+    async def lexicon_build(request: Request) -> Response:
+        try:
+            await _json_body(request)  # no parameters; a body, if any, must still be a JSON object
+        except BadRequest as exc:
+            return error(str(exc))
+        return await _answer(lambda: web.lexicon_status(request.path_params["name"], build=True))
 
     async def records(request: Request) -> Response:
         return await _answer(web.records)
@@ -614,6 +672,7 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
         Route("/api/languages", languages),
         Route("/api/lexicons", lexicons),
         Route("/api/lexicons/{name}", lexicon),
+        Route("/api/lexicons/{name}/build", lexicon_build, methods=["POST"]),
         Route("/api/solve", sync(web.solve)),
         Route("/api/roll", sync(web.roll)),
         Route("/api/lookup", sync(web.lookup)),
@@ -632,6 +691,7 @@ def create_app(store: str | os.PathLike[str] | None = None, results: Path | None
     )
     app.state.web = web
     app.add_middleware(QueryLimit)
+    app.add_middleware(SiteGuard, site=site or Site())  # added last: the outermost layer, before anything else
     return app
 
 
@@ -639,6 +699,7 @@ ROUTES = (
     "GET /api/languages",
     "GET /api/lexicons",
     "GET /api/lexicons/{name}",
+    "POST /api/lexicons/{name}/build",
     "GET /api/solve",
     "GET /api/roll",
     "GET /api/lookup",

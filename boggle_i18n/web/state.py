@@ -8,13 +8,15 @@ keeps them alive between requests and bounds what a client can start.
 from __future__ import annotations
 
 import os
-import queue
 import threading
 import time
 import uuid
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from ..api import load_lexicon
 from ..board.board import Board
@@ -26,6 +28,9 @@ from ..solver.scorer import Scorer, prepare_scorer
 BUILD_WAIT = 1.5  # seconds a request waits for a lexicon before answering "building" (202)
 MAX_JOBS = 2  # long jobs (optimize, compare) running at once, across all clients
 JOB_KEEP = 600.0  # seconds a finished job's result stays readable
+MAX_SCORERS = 16  # idle prepared scorers kept, all rule sets together (least recently used go first)
+MAX_SCORER_BYTES = 64 * 2**20  # and their own arrays' bytes (each has a stamp per trie node: 0.7 MiB for ENABLE2K)
+MAX_POOLED_FACES = 2048  # a scorer whose face codec has grown past this many faces is not kept
 
 
 class Building(Exception):
@@ -40,6 +45,18 @@ class Busy(BoggleI18nError):
     """Too many long jobs are running (answered 429)."""
 
 
+class NotBuilt(BoggleI18nError):
+    """A request that may not build (a GET) needs a lexicon that is not built, or built from an older recipe (409:
+    the page asks for the build with a POST)."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(
+            f"lexicon {name!r} is not built here: build it first (POST /api/lexicons/{name}/build, "
+            f"or boggle-i18n build-lexicon {name})"
+        )
+        self.name = name
+
+
 @dataclass
 class _Load:
     """One lexicon being loaded or built in a thread of its own."""
@@ -48,7 +65,8 @@ class _Load:
     lines: list[str] = field(default_factory=list)
     done: threading.Event = field(default_factory=threading.Event)
     lexicon: Lexicon | None = None
-    error: str | None = None
+    error: BoggleI18nError | None = None
+    may_build: bool = False
     building: bool = False
     started: float = field(default_factory=time.monotonic)
 
@@ -57,8 +75,10 @@ class Lexicons:
     """Lexicons by name, each loaded (or built) once in a background thread and shared by every request.
 
     One build runs at a time (a build takes a core and hundreds of MB for seconds);
-    loading a built lexicon never waits for one. A failed load is forgotten once
-    reported, so the next request tries again and names that fail do not pile up.
+    loading a built lexicon never waits for one. Only a caller that says `build=True`
+    (a POST) may start a build; any caller may wait for one already running. A failed
+    load is forgotten once reported, so the next request tries again and names that
+    fail do not pile up.
     """
 
     def __init__(self, store: str | os.PathLike[str] | None) -> None:
@@ -67,25 +87,33 @@ class Lexicons:
         self._lock = threading.Lock()
         self._build = threading.Lock()
 
-    def get(self, name: str, wait: float = BUILD_WAIT) -> Lexicon:
-        """The loaded lexicon; raises `Building` if it is still being built after `wait` s, or its build's error."""
-        with self._lock:
-            load = self._loads.get(name)
-            if load is None or (load.error is not None and load.done.is_set()):
-                load = self._loads[name] = _Load(name)
-                threading.Thread(target=self._load, args=(load,), name=f"lexicon-{name}", daemon=True).start()
-        if not load.done.wait(wait):
-            raise Building(name, list(load.lines))
-        if load.error is not None:
+    def get(self, name: str, wait: float = BUILD_WAIT, build: bool = False) -> Lexicon:
+        """The loaded lexicon; raises `Building` if it is still being built after `wait` s, `NotBuilt` if it needs
+        a build and `build` is false, or its load's error."""
+        for attempt in range(2):  # a load that may not build failed NotBuilt while a build is asked for: once more
+            with self._lock:
+                load = self._loads.get(name)
+                if load is None or (load.error is not None and load.done.is_set()):
+                    load = self._loads[name] = _Load(name, may_build=build)
+                    threading.Thread(target=self._load, args=(load,), name=f"lexicon-{name}", daemon=True).start()
+            if not load.done.wait(wait):
+                raise Building(name, list(load.lines))
+            if load.error is None:
+                assert load.lexicon is not None
+                return load.lexicon
             with self._lock:
                 if self._loads.get(name) is load:
                     del self._loads[name]
-            raise BoggleI18nError(load.error)
-        assert load.lexicon is not None
-        return load.lexicon
+            if isinstance(load.error, NotBuilt) and not (build and attempt == 0):
+                raise NotBuilt(name)
+            if not isinstance(load.error, NotBuilt):
+                raise BoggleI18nError(str(load.error))  # a new exception per request: threads share `load`
+        raise NotBuilt(name)  # pragma: no cover - the second attempt may build, so it never fails NotBuilt
 
     def _load(self, load: _Load) -> None:
         def on_build(name: str) -> None:
+            if not load.may_build:
+                raise NotBuilt(name)
             load.building = True
             if not self._build.acquire(blocking=False):
                 load.lines.append(f"lexicon {name} is not built yet: waiting for another build to finish")
@@ -97,11 +125,11 @@ class Lexicons:
             if load.building:
                 load.lines.append(f"built in {time.monotonic() - load.started:.1f} s")
         except BoggleI18nError as exc:
-            load.error = str(exc)
+            load.error = exc
         except OSError as exc:
-            load.error = f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc)
-        except Exception as exc:  # a bug: reported to the client as one line, never a traceback
-            load.error = f"{type(exc).__name__}: {exc}"
+            load.error = BoggleI18nError(f"{exc.strerror or exc}: {exc.filename}" if exc.filename else str(exc))
+        except Exception as exc:  # a bug, or a damaged file: reported to the client as one line, never a traceback
+            load.error = BoggleI18nError(f"lexicon {load.name!r} could not be loaded: {type(exc).__name__}: {exc}")
         finally:
             if load.building:
                 self._build.release()
@@ -114,32 +142,78 @@ class Lexicons:
         out: dict[str, dict[str, Any]] = {}
         for load in loads:
             state = "building" if not load.done.is_set() else ("error" if load.error else "loaded")
-            out[load.name] = {"state": state, "lines": list(load.lines), "error": load.error}
+            error = None if load.error is None else str(load.error)
+            out[load.name] = {"state": state, "lines": list(load.lines), "error": error}
             if load.lexicon is not None:
                 out[load.name]["word_count"] = len(load.lexicon)
         return out
 
 
 class Scorers:
-    """Prepared fast-engine scorers per (lexicon, rules, shape): one per request in flight (each keeps board state)."""
+    """Prepared fast-engine scorers per (lexicon, rules, shape), kept for the next request with the same key.
 
-    def __init__(self) -> None:
-        self._idle: dict[tuple[int, Rules, tuple[int, int]], queue.SimpleQueue[Scorer]] = {}
+    A scorer keeps board state, so each request in flight has its own; when it is
+    done it goes back to the pool. The pool is bounded: at most `max_count` idle
+    scorers and `max_bytes` of their own arrays, the least recently used key
+    dropped first. Without a bound every distinct scoring table a client sends
+    would pin a scorer for good (0.7 MiB each with ENABLE2K).
+    """
+
+    def __init__(self, max_count: int = MAX_SCORERS, max_bytes: int = MAX_SCORER_BYTES) -> None:
+        self.max_count, self.max_bytes = max_count, max_bytes
+        self._idle: OrderedDict[tuple[int, Rules, tuple[int, int]], list[tuple[Scorer, int]]] = OrderedDict()
+        self._count = self._bytes = 0
         self._lock = threading.Lock()
 
     def solve(self, lexicon: Lexicon, rules: Rules, board: Board) -> SolveResult:
-        """Solve `board` with an idle prepared scorer, preparing one only when all are busy."""
+        """Solve `board` with an idle prepared scorer, preparing one only when none is idle."""
         key = (id(lexicon), rules, board.size)
+        scorer = None
         with self._lock:
-            idle = self._idle.setdefault(key, queue.SimpleQueue())
-        try:
-            scorer = idle.get_nowait()
-        except queue.Empty:
+            idle = self._idle.get(key)
+            if idle:
+                scorer, size = idle.pop()
+                self._count -= 1
+                self._bytes -= size
+                if not idle:
+                    del self._idle[key]
+        if scorer is None:
             scorer = prepare_scorer(lexicon, rules, board.size, engine="fast")
         try:
             return scorer.solve(board)
         finally:
-            idle.put(scorer)
+            self._put(key, scorer)
+
+    def _put(self, key: tuple[int, Rules, tuple[int, int]], scorer: Scorer) -> None:
+        if len(getattr(getattr(scorer, "codec", None), "faces", ())) > MAX_POOLED_FACES:
+            return  # its face codec grew with thousands of distinct faces a client sent: not kept
+        size = scorer_bytes(scorer)
+        with self._lock:
+            self._idle.setdefault(key, []).append((scorer, size))
+            self._idle.move_to_end(key)
+            self._count += 1
+            self._bytes += size
+            while self._idle and (self._count > self.max_count or self._bytes > self.max_bytes):
+                oldest = next(iter(self._idle))
+                _, dropped = self._idle[oldest].pop(0)
+                self._count -= 1
+                self._bytes -= dropped
+                if not self._idle[oldest]:
+                    del self._idle[oldest]
+
+    def usage(self) -> tuple[int, int]:
+        """(idle scorers, their bytes) now."""
+        with self._lock:
+            return self._count, self._bytes
+
+
+def scorer_bytes(scorer: Any) -> int:
+    """The bytes a prepared scorer holds of its own: its numpy arrays and its face codec (the compiled trie is
+    shared by every scorer of a lexicon, so not counted)."""
+    own = [v for k, v in vars(scorer).items() if k != "compiled" and isinstance(v, np.ndarray)]
+    codec = getattr(scorer, "codec", None)
+    faces = getattr(codec, "faces", ())
+    return sum(int(v.nbytes) for v in own) + 64 * len(faces) * (1 + max(map(len, faces), default=0)) + 4096
 
 
 @dataclass

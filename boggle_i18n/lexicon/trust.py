@@ -1,0 +1,143 @@
+"""Whether a trie file's bytes can be handed to MARISA: checked once in a child process, then remembered.
+
+MARISA trusts its input: a damaged trie can crash the process that reads it
+(a segfault in C), loop, or answer with other words. A sha256 in the manifest
+catches damage *after* a build; a trie damaged before its sha256 was recorded
+(a store copied from elsewhere, a bad writer) matches its manifest and is still
+wrong. So the first time a process meets trie bytes it has not seen verified,
+a child process (`_CHILD`, which imports nothing but marisa_trie) loads them,
+walks every key, looks each one up again and hashes the sorted keys: a crash,
+a hang or a memory blow-up kills the child, never the caller, and the words
+must be the ones the manifest records (`word_count`, and `keys_sha256` for
+lexicons built since it was added). A trie that passes is remembered by its
+sha256 in the user's cache folder (`verified/`), so the check runs once per
+trie per machine; a build records its own trie there, made by MARISA from the
+words it was given.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import signal
+import subprocess
+import sys
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+from ..storage import atomic_write_bytes, cache_dir
+
+CHECK_SECONDS = 300  # a trie whose check runs longer is called damaged (nl's 16 MiB check takes about 1 s)
+CHECK_MEMORY = 4 << 30  # bytes of address space beyond the trie itself that the checking child may take
+
+# Runs in a fresh interpreter: reads the trie from stdin, prints what it holds.
+_CHILD = r"""
+import hashlib, json, resource, sys
+data = sys.stdin.buffer.read()
+limit = int(sys.argv[1]) + 8 * len(data)
+resource.setrlimit(resource.RLIMIT_AS, (limit, limit))
+import marisa_trie
+trie = marisa_trie.Trie().frombytes(data)
+keys = trie.keys()
+missing = sum(1 for k in keys if k not in trie)
+digest = hashlib.sha256("\n".join(sorted(keys)).encode("utf-8")).hexdigest()
+print(json.dumps({"count": len(keys), "len": len(trie), "missing": missing, "keys_sha256": digest}))
+"""
+
+_VERIFIED: set[tuple[str, int, str | None]] = set()  # this process's verified (trie sha256, words, keys sha256)
+
+
+def keys_digest(keys: Iterable[str]) -> str:
+    """The manifest's `keys_sha256`: sha256 of the sorted words joined by newlines (UTF-8)."""
+    return hashlib.sha256("\n".join(sorted(keys)).encode("utf-8")).hexdigest()
+
+
+def _record_path(trie_sha: str) -> Path:
+    return cache_dir() / "verified" / f"{trie_sha}.json"
+
+
+def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
+    """Record that the trie with sha256 `trie_sha` holds `word_count` words hashing to `keys_sha` (best effort)."""
+    _VERIFIED.add((trie_sha, word_count, keys_sha))
+    record = json.dumps({"trie_sha256": trie_sha, "word_count": word_count, "keys_sha256": keys_sha})
+    try:
+        atomic_write_bytes(_record_path(trie_sha), record.encode("utf-8") + b"\n")
+    except Exception:  # an unwritable cache only means the check runs again next time
+        pass
+
+
+def _recorded(trie_sha: str) -> dict[str, Any] | None:
+    try:
+        data = json.loads(_record_path(trie_sha).read_bytes())
+    except (OSError, ValueError):
+        return None
+    return data if isinstance(data, dict) else None
+
+
+def trie_problem(data: bytes, trie_sha: str, manifest: dict[str, Any]) -> str | None:
+    """Why these trie bytes must not be loaded (one phrase), or None once they are known good.
+
+    `trie_sha` is the bytes' sha256 (already compared with the manifest's);
+    `manifest` gives `word_count` and, if recorded, `keys_sha256`.
+    """
+    words = manifest.get("word_count")
+    claimed = manifest.get("keys_sha256")
+    claimed = claimed if isinstance(claimed, str) else None
+    if (trie_sha, words, claimed) in _VERIFIED:
+        return None
+    record = _recorded(trie_sha)
+    if record is not None and record.get("word_count") == words and claimed in (None, record.get("keys_sha256")):
+        _VERIFIED.add((trie_sha, words, claimed))  # type: ignore[arg-type]
+        return None
+    found, problem = _check_in_child(data)
+    if problem is not None:
+        return problem
+    assert found is not None
+    if found["count"] != found["len"] or found["missing"]:
+        return "its keys do not read back (MARISA's structure is damaged)"
+    if found["count"] != words:
+        return f"it holds {found['count']:,} words, its manifest says {words:,}"
+    if claimed is not None and found["keys_sha256"] != claimed:
+        return "its words differ from the ones it was built with (keys_sha256 differs from its manifest)"
+    remember(trie_sha, int(found["count"]), str(found["keys_sha256"]))
+    return None
+
+
+def _check_in_child(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
+    """Run `_CHILD` on `data`: (what it found, None) or (None, why it failed)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONSTARTUP"}
+    try:
+        proc = subprocess.run(
+            [sys.executable, "-c", _CHILD, str(CHECK_MEMORY)],
+            input=data,
+            capture_output=True,
+            timeout=CHECK_SECONDS,
+            env=env,
+        )
+    except subprocess.TimeoutExpired:
+        return None, f"MARISA did not finish reading it in {CHECK_SECONDS} s"
+    except OSError as exc:
+        return None, f"it could not be checked (cannot start a check process: {exc.strerror or exc})"
+    if proc.returncode < 0:
+        try:
+            name = signal.Signals(-proc.returncode).name
+        except ValueError:
+            name = f"signal {-proc.returncode}"
+        return None, f"MARISA cannot read it (reading it crashed a check process with {name})"
+    if proc.returncode != 0:
+        last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
+        if "No module named 'marisa_trie'" in last:
+            return None, "it could not be checked (marisa_trie is not importable by a child process)"
+        return None, f"MARISA cannot read it ({last[:100]})"
+    try:
+        found = json.loads(proc.stdout)
+        if not isinstance(found, dict):
+            raise ValueError
+        for key in ("count", "len", "missing"):
+            if type(found.get(key)) is not int:
+                raise ValueError
+    except ValueError:
+        return None, "it could not be checked (the check process answered nothing readable)"
+    return found, None
