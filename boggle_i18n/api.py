@@ -26,7 +26,9 @@ from .lexicon.store import Lexicon
 from .limits import check, clip
 from .scoring import Scoring
 from .solver.base import Rules, SolveResult, get_solver
+from .solver.scorer import lexicon_letters
 from .solving import with_lexicon_info
+from .spelling import spelling_of
 
 __all__ = [  # `select` is the one function that chooses language, dice, lexicon and rules
     "LETTER_MODES",
@@ -160,8 +162,13 @@ def face_counts(lexicon: Lexicon, faces: Iterable[str]) -> dict[str, int]:
     """How often each face's letters occur, in sequence, in the lexicon's words.
 
     A multi-letter face (`qu`, `th`, `er`) is counted as itself, not as its first
-    letter, so `--letters lexicon` gives `er` the weight of "er", not of "e".
+    letter, so `--letters lexicon` gives `er` the weight of "er", not of "e". In a lexicon with
+    multi-letter letters (Welsh `ll`) the letters were counted by the one splitting rule when it
+    was built (an `l` inside `ll` is not an `l`): those counts are used.
     """
+    counted = lexicon.manifest.get("letter_counts")
+    if spelling_of(lexicon) and isinstance(counted, dict):
+        return {face: int(counted.get(face, 0)) for face in faces if face}
     text = "\n".join(lexicon)
     return {face: text.count(face) for face in faces if face}
 
@@ -179,7 +186,7 @@ def letter_distribution(
     if source is not None:
         distinct = sorted(source.faces - {""})
     elif lexicon is not None:
-        distinct = sorted(set(str(lexicon.manifest.get("alphabet", ""))))
+        distinct = lexicon_letters(lexicon)  # Welsh: ll is one of the letters
     else:
         distinct = []
     if letter_counts is None and lexicon is not None:

@@ -38,6 +38,7 @@ from .board.dice import DiceSet, get_dice
 from .errors import BoggleI18nError
 from .language.selection import Selection, select
 from .limits import check
+from .solver.scorer import lexicon_letters
 
 if TYPE_CHECKING:
     import numpy as np
@@ -362,7 +363,7 @@ def compare_language(
         seconds=time.perf_counter() - started,
         optimized=optimized,
         stats=stats,
-        alphabet_size=len(str(lexicon.manifest.get("alphabet", ""))),
+        alphabet_size=len(lexicon_letters(lexicon)),  # Welsh: ll is one of its 28 letters
         short_share=short_share,
     )
 

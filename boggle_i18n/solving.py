@@ -50,6 +50,9 @@ def choose_board(
         bare_q=bare_q,
         store=store,
     )
+    if chosen.language.lower:  # Turkish: a typed I is ı, İ is i (the parser's lower case would say i, i + dot)
+        table: dict[str, str | int | None] = dict(chosen.language.lower)
+        text = text.translate(str.maketrans(table))
     board = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, size)
     chosen.language.check_faces(board.faces)
     return chosen.for_size(board.size), board

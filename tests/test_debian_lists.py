@@ -39,6 +39,10 @@ ALL_DEBIAN = sorted(n for n in recipe_names() if load_recipe(n).source.system_pa
 # sample of them (af bs is sw, every other one is built whole by tools/new_languages_doc.py, figures in
 # docs/languages.md); tests/test_affixes.py checks every expanded dictionary's forms against hunspell.
 NOT_SAMPLED = {"be", "hr", "id", "kk", "lv", "ro", "sk", "sl", "sq", "sr"}
+# The new scripts: Hebrew (95 s), Turkish (46 s), Russian (36 s) are built whole by tools/measure_builds.py
+# (docs/languages.md), their special rules tested on their records in tests/test_stages.py; Greek (a 9 MiB
+# list this module would cut to its first 2 MiB) is built whole by the tests that need it.
+NOT_SAMPLED |= {"he", "ru", "tr", "el"}
 DEBIAN = [n for n in ALL_DEBIAN if n not in NOT_SAMPLED]
 
 
@@ -108,8 +112,10 @@ def test_solve_lang_finds_a_word(code: str, debian_store: Path) -> None:
     if not (debian_store / f"{name}.json").is_file():
         pytest.skip("built by test_debian_list_builds (run the module)")
     lexicon = Lexicon.load(name, debian_store)
-    word = next(w for w in lexicon.words_with_prefix("") if len(w) == 4 and "q" not in w)
-    board = f"{word[:2]}/{word[2:]}"
+    split = language.spelling.split  # Welsh: a word of 4 letters may be 5 characters (llan)
+    word = next(w for w in lexicon.words_with_prefix("") if len(split(w)) == 4 and "q" not in w)
+    faces = [f if len(f) == 1 else f"[{f}]" for f in split(word)]
+    board = f"{''.join(faces[:2])}/{''.join(faces[2:])}"
     args = ["solve", board, "--lang", code, "--store", str(debian_store), "--json"]
     if name != language.lexicon:
         args += ["--lexicon", name]
@@ -141,6 +147,17 @@ EVERYDAY = {
     "bs": "kuća kuće grad gradovi voda škola radim idemo veliki dobro čovjek ljudi".split(),
     "is": "hús húsið hundur vatn skóli borða stór góður maður menn þetta ævintýri".split(),
     "sw": "nyumba mtoto watoto maji shule kula anakula kubwa nzuri mtu watu ngombe".split(),
+    # The new scripts: typed as a reader writes them (accents, final forms, ZWNJ, syllable blocks).
+    "el": "σπίτι νερό σχολείο μεγάλος άνθρωπος λόγος παιδιά".split(),
+    "hy": "տուն մարդ ջուր դպրոց գիրք մեծ լավ".split(),
+    "ar": "كتاب مدرسة بيت ماء كبير الكتاب سيارة يكتب".split(),
+    "fa": ["کتاب", "خانه", "مدرسه", "بزرگ", "شهر", "می\u200cشود"],
+    "ko": "사람 학교 사랑 한국어 가공하다".split(),
+    "cy": "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau".split(),
+    # Built whole here (not sampled above): one particle prefix in Hebrew, ё as е, Turkish ı and i apart.
+    "he": "שלום ספר הספר ובית מלך ילדים לעשות שהוא".split(),
+    "ru": "дом книги говорю ещё большой работать".split(),
+    "tr": "ışık kız kitap evler geliyorum çocuklar".split(),
 }
 # Junk the recipes must leave out (names, abbreviations, forms hunspell rejects, vowel-less
 # abbreviations the dictionary writes in lower case: preset wordlist-vowels), per language.
@@ -150,6 +167,12 @@ JUNK = {
     "bs": ["sarajevo", "tuzla"],
     "is": ["reykjavík", "amk", "bls", "skv"],
     "sw": ["nairobi", "mombasa", "kwk"],
+    "el": ["αθήνα", "θεσσαλονίκη", "ΗΠΑ"],  # names and abbreviations are capitalised in el_GR
+    "hy": ["իւր", "գիւղ"],  # classical orthography
+    "cy": ["caerdydd", "abertawe"],
+    "he": ["והבית", "ושהוא"],  # two particles: the house rule takes one
+    "ru": ["москва", "ссср"],
+    "tr": ["istanbul", "ankara", "kiz"],  # kız with a dotted i is another word or none
 }
 
 
@@ -225,4 +248,60 @@ def test_everyday_word_coverage(code: str, debian_store: Path) -> None:
 
 # Beta languages whose frequency source does not fit them (status_reason in their record says why):
 # held at their measured floor so a regression still fails.
-BELOW_TARGET = {"bs": 0.92}
+BELOW_TARGET = {"bs": 0.92, "ar": 0.915, "fa": 0.895, "ko": 0.53}
+
+
+def _solve(code: str, board: str, store: Path, *extra: str) -> str:
+    result = CliRunner().invoke(app, ["solve", board, "--lang", code, "--store", str(store), *extra])
+    assert result.exit_code == 0, result.output
+    return result.stdout
+
+
+def test_welsh_digraph_is_one_face_both_ways(debian_store: Path) -> None:
+    """ll is one letter: `llan` needs the [ll] face (two l faces never spell it) and counts 3 letters;
+    `dangos` has n and g (the record's dan|gos), so it needs those two faces, not [ng]."""
+    system_list("cy")
+    if not (debian_store / "cy.json").is_file():
+        build_lexicon("cy", store=debian_store, download=False)
+    words = json.loads(_solve("cy", "[ll]a/.n", debian_store, "--json"))["words"]
+    assert {"word": "llan", "length": 3} in [{"word": w["word"], "length": w["length"]} for w in words]
+    assert "llan" not in _solve("cy", "la/ln", debian_store)
+    assert "dangos" in _solve("cy", "da/ng/os", debian_store)
+    assert "dangos" not in _solve("cy", "da/[ng]o/s.", debian_store)
+
+
+def test_armenian_u_is_one_face(debian_store: Path) -> None:
+    """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
+    system_list("hy")
+    if not (debian_store / "hy.json").is_file():
+        build_lexicon("hy", store=debian_store, download=False)
+    words = json.loads(_solve("hy", "տ[ու]/ն.", debian_store, "--json"))["words"]
+    assert {"word": "տուն", "length": 3} in [{"word": w["word"], "length": w["length"]} for w in words]
+
+
+def test_greek_final_sigma_is_one_face_and_printed_final(debian_store: Path) -> None:
+    """ς and σ are one face (the lexicon keeps σ); solve prints a word's last σ as ς; tonos folds."""
+    system_list("el")
+    if not (debian_store / "el.json").is_file():
+        build_lexicon("el", store=debian_store, download=False)
+    [answer] = lookup(["λόγος"], lexicon="el", store=debian_store)
+    assert answer.found and answer.normalised == "λογοσ"
+    text = _solve("el", "λο/σγ/ο.", debian_store)
+    assert "λογος" in text.split()
+
+
+def test_rtl_word_in_logical_order(debian_store: Path) -> None:
+    """Persian: stored and solved in logical order (first letter first), ZWNJ folded away; the text grid
+    keeps its columns (a LRM after each cell) and `languages --json` flags the direction."""
+    system_list("fa")
+    if not (debian_store / "fa.json").is_file():
+        build_lexicon("fa", store=debian_store, download=False)
+    words = json.loads(_solve("fa", "کت/با", debian_store, "--json"))["words"]
+    kitab = next(w for w in words if w["word"] == "کتاب")
+    assert kitab["path"] == [[0, 0], [0, 1], [1, 1], [1, 0]]  # ک first: logical order, left-to-right grid
+    text = _solve("fa", "کت/با", debian_store)
+    assert text.splitlines()[0] == "\u200eک\u200e ت\u200e"
+    listed = json.loads(CliRunner().invoke(app, ["languages", "--json", "--store", str(debian_store)]).stdout)
+    direction = {e["lang"]: (e["script"], e["direction"]) for e in listed}
+    assert direction["fa"] == ("Arabic", "rtl") and direction["he"] == ("Hebrew", "rtl")
+    assert direction["hy"] == ("Armenian", "ltr") and direction["ko"] == ("Hangul", "ltr")

@@ -24,7 +24,22 @@ EXPECTED = {
     "ca", "bg", "uk", "fo", "gl", "eo", "ga", "gd", "gv",
     # issue 26, from Hunspell dictionaries (the affix expander)
     "af", "be", "bs", "hr", "id", "is", "kk", "lv", "ro", "sk", "sl", "sq", "sr", "sw",
+    # issue 26, the new scripts (Greek, Armenian, Hebrew, Arabic, Hangul) and Russian, Turkish, Welsh
+    "el", "hy", "he", "ar", "fa", "ko", "ru", "tr", "cy",
 }  # fmt: skip
+
+
+def test_languages_span_seven_scripts() -> None:
+    """Issue 26's target: at least 45 languages whose alphabets span at least 7 Unicode scripts."""
+    import unicodedata
+
+    def script(ch: str) -> str:
+        return unicodedata.name(ch).split()[0]  # LATIN, CYRILLIC, GREEK, ARMENIAN, HEBREW, ARABIC, HANGUL
+
+    scripts = {script(ch) for lang in languages().values() for ch in lang.alphabet}
+    assert len(languages()) >= 45 and len(scripts) >= 7, scripts
+    for code, lang in languages().items():  # each record names the script its letters are in
+        assert {script(ch) for ch in lang.alphabet} == {lang.script.upper()}, code
 
 
 def test_every_debian_language_has_a_record_and_recipe() -> None:

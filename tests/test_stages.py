@@ -53,6 +53,7 @@ def test_every_registered_stage_is_tested_here() -> None:
         "alphabet",
         "regex-replace",
         "frequent",
+        "fold-marks",
     }
 
 
@@ -136,6 +137,56 @@ def test_fold_accents_keep() -> None:
     """Spanish keeps ñ (a letter of its own) while other accents fold."""
     assert run("fold-accents", ["año", "canción"]) == ["ano", "cancion"]
     assert run("fold-accents", ["año", "canción"], keep="ñ") == ["año", "cancion"]
+
+
+# --- fold-marks, language case rules, length in letters ------------------------------------
+
+GREEK = StageContext(
+    vowels="αεηιουω", language_dice=(), base_dir=Path("."), alphabet="αβγδεζηθικλμνξοπρστυφχψω", fold={"ς": "σ"}
+)
+
+
+def test_fold_marks_greek_tonos_dialytika_and_final_sigma() -> None:
+    """Greek: tonos and dialytika are marks (folded), final ς is σ; nothing becomes Latin."""
+    assert run("fold-marks", ["λόγος", "ΐδιος", "πρωτεΐνη", "καλός"], GREEK) == ["λογοσ", "ιδιοσ", "πρωτεινη", "καλοσ"]
+
+
+def test_fold_marks_keeps_letters_of_the_alphabet_and_maps_the_table() -> None:
+    """Russian й keeps its breve (a letter of the alphabet); Hebrew finals fold, niqqud goes; ZWNJ folds away."""
+    ru = StageContext(vowels="а", language_dice=(), base_dir=Path("."), alphabet="айкмнорт", fold={"ё": "е"})
+    assert run("fold-marks", ["мой", "ёж"], ru) == ["мой", "еж"]
+    record = get_language("he")  # Hebrew as its record has it: finals fold, niqqud goes
+    he = StageContext(
+        vowels=record.vowels, language_dice=(), base_dir=Path("."), alphabet=record.alphabet, fold=record.fold
+    )
+    assert run("fold-marks", ["שָׁלוֹם", "מֶלֶךְ"], he) == ["שלומ", "מלכ"]
+    fa = StageContext(vowels="ا", language_dice=(), base_dir=Path("."), alphabet="یمیشود", fold={"\u200c": ""})
+    assert run("fold-marks", ["می\u200cشود"], fa) == ["میشود"]
+
+
+def test_case_turkish_dotted_and_dotless_i() -> None:
+    """Turkish: I -> ı and İ -> i (Unicode's default would give i and i + a combining dot)."""
+    record = get_language("tr")  # the rule as the Turkish record states it
+    tr = StageContext(vowels=record.vowels, language_dice=(), base_dir=Path("."), lower=record.lower)
+    assert run("case", ["IŞIK", "İSTANBUL", "Ilık"], tr, policy="lower") == ["ışık", "istanbul", "ılık"]
+    assert run("lowercase", ["KIZ"], tr) == ["kız"]
+    assert run("case", ["KIZ"], policy="lower") == ["kiz"]  # without the record's rule: Unicode's default
+
+
+def test_case_german_capital_sharp_s() -> None:
+    """German ẞ lower-cases to ß, which the de record then folds to ss."""
+    de = get_language("de")
+    context = StageContext(vowels=de.vowels, language_dice=(), base_dir=Path("."), alphabet=de.alphabet, fold=de.fold)
+    lowered = run("case", ["STRAẞE"], context, policy="lower")
+    assert lowered == ["straße"]
+    assert run("fold-accents", lowered, context) == ["strasse"]
+
+
+def test_length_counts_a_multi_letter_letter_once() -> None:
+    from boggle_i18n.spelling import spelling
+
+    cy = StageContext(vowels="aeiouwy", language_dice=(), base_dir=Path("."), spelling=spelling(["ll", "ch"]))
+    assert run("length", ["llan", "lla", "chwe", "ach"], cy, min=3) == ["llan", "chwe"]
 
 
 # --- regex-keep / regex-drop -----------------------------------------------------------------

@@ -19,6 +19,8 @@ from typing import Any
 
 import pytest
 
+from boggle_i18n.language.records import languages
+
 pytest.importorskip("starlette", reason="the [web] extra is not installed")
 from starlette.testclient import TestClient
 from web_support import REPO, make_web_store
@@ -203,9 +205,9 @@ def test_lookup(client: TestClient) -> None:
 def test_languages_and_lexicons(client: TestClient) -> None:
     data = client.get("/api/languages").json()
     codes = [lang["lang"] for lang in data["languages"]]
-    from boggle_i18n.language.records import languages
-
     assert sorted(codes) == sorted(languages()) and {"en", "nl", "uk", "bg", "sk", "kk"} <= set(codes)
+    direction = {lang["lang"]: (lang["script"], lang["direction"]) for lang in data["languages"]}
+    assert direction["he"] == ("Hebrew", "rtl") and direction["el"] == ("Greek", "ltr")  # the page's RTL flag
     en = next(lang for lang in data["languages"] if lang["lang"] == "en")
     assert {"id": "en-new-4x4", "size": "4x4", "min_length": 3, "scoring": "classic-4x4"} in en["dice_sets"]
     assert "classic-4x4" in data["scoring"]

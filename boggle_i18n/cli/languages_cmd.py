@@ -9,7 +9,7 @@ import typer
 
 from . import app
 from .common import StoreOption, emit, handle_errors, to_json
-from .render import counted
+from .render import counted, isolate
 
 
 def _lexicons(entry: dict[str, Any]) -> str:
@@ -23,7 +23,7 @@ def _lexicons(entry: dict[str, Any]) -> str:
 
 
 def languages_table(entries: list[dict[str, Any]]) -> str:
-    """One block per language: code, name and status, then its lexicons, boards and alphabet."""
+    """One block per language: code, name and status, then its lexicons, boards, script and alphabet."""
     lines = []
     for e in entries:
         status = f"beta: {e['status_reason']}" if e["status"] == "beta" else e["status"]
@@ -33,7 +33,10 @@ def languages_table(entries: list[dict[str, Any]]) -> str:
             f"{e['lang']:<6} {e['name']}  [{status}]",
             f"       lexicons: {_lexicons(e)}",
             f"       boards:   {board_text}",
-            f"       alphabet: {e['alphabet']}" + (f"  (bare q = {e['bare_q']})" if e["bare_q"] else ""),
+            f"       script:   {e['script']}, " + ("right to left" if e["direction"] == "rtl" else "left to right"),
+            f"       alphabet: {isolate(e['alphabet'], e['direction'])}"
+            + (f" + {' '.join(e['units'])}" if e["units"] else "")
+            + (f"  (bare q = {e['bare_q']})" if e["bare_q"] else ""),
         ]
     return "\n".join(lines)
 

@@ -6,7 +6,29 @@ import shutil
 import textwrap
 
 from ..board.board import Board, display_face
+from ..language.records import Language, get_language
 from ..solver.base import FoundWord, SolveResult
+
+LRM = "\u200e"  # LEFT-TO-RIGHT MARK: keeps a grid of right-to-left letters in its columns' order
+
+
+def isolate(text: str, direction: str) -> str:
+    """Right-to-left text inside a left-to-right line, isolated (FSI ... PDI) so a bidi terminal
+    reorders only the text, never the line around it. Never used on text meant to be pasted back."""
+    return f"\u2068{text}\u2069" if direction == "rtl" and text else text
+
+
+def rtl_grid(grid: str) -> str:
+    """A grid of a right-to-left language: each cell followed by a LRM, so a bidi terminal keeps the
+    board's geometry (first column on the left) instead of reversing each row."""
+    return "\n".join(LRM + line.replace(" ", LRM + " ") + LRM for line in grid.split("\n"))
+
+
+def _language(lang: str | None) -> Language | None:
+    try:
+        return get_language(lang) if lang else None
+    except Exception:  # an unknown code prints as before: nothing to apply
+        return None
 
 
 def counted(n: int, noun: str, plural: str | None = None, grouped: bool = True) -> str:
@@ -40,8 +62,11 @@ def render_result(result: SolveResult, paths: bool = False, lang: str | None = N
     count = f" ({counted(info['word_count'], 'word')})" if "word_count" in info else ""
     board = result.board
     played = "".join(f"; {k} {v}" for k, v in (("language", lang), ("dice", dice)) if v)
+    language = _language(lang)
+    rtl = language is not None and language.direction == "rtl"
+    shown = language.display if language is not None else str
     out = [
-        board.grid(),
+        rtl_grid(board.grid()) if rtl else board.grid(),
         "",
         f"board {board.notation()} ({board.rows}x{board.cols}){played}",
         f"lexicon {result.lexicon}{count}; min {counted(rules.min_length, 'letter')}; "
@@ -55,13 +80,17 @@ def render_result(result: SolveResult, paths: bool = False, lang: str | None = N
         out.append("")
         out.append(f"{counted(length, 'letter')}, {each} ({counted(len(words), 'word', grouped=False)}):")
         out.append(
-            textwrap.fill(" ".join(w.word for w in words), width=width, initial_indent="  ", subsequent_indent="  ")
+            textwrap.fill(
+                " ".join(shown(w.word) for w in words), width=width, initial_indent="  ", subsequent_indent="  "
+            )
         )
     if paths:
         out.append("")
         out.append("paths:")
         for w in sorted(result.words, key=lambda w: (-w.points, w.word)):
-            out.append(f"{w.word}: {w.points} point{'s' if w.points != 1 else ''}")
+            out.append(
+                f"{isolate(shown(w.word), 'rtl' if rtl else 'ltr')}: {w.points} point{'s' if w.points != 1 else ''}"
+            )
             out.append(draw_path(result.board, w))
     out.append("")
     out.append(f"searched {result.nodes:,} nodes in {result.seconds * 1000:.1f} ms ({result.engine} engine)")

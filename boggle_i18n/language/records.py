@@ -16,13 +16,15 @@ from pathlib import Path
 from typing import Any
 
 from ..board.dice import DiceSet, get_dice
-from ..errors import BoardError, LanguageError
+from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
 from ..pipeline.stages import CASE_POLICIES
 from ..resources import data_dir
+from ..spelling import Spelling, spelling
 
 STATUSES = ("stable", "beta")
 BOARD_SOURCES = ("dice", "distribution")
+DIRECTIONS = ("ltr", "rtl")
 
 
 @dataclass(frozen=True)
@@ -53,6 +55,22 @@ class Language:
     status: str = "stable"
     status_reason: str = ""
     wordfreq: str | None = None  # the language's code in wordfreq, the frequency source (None: not covered)
+    script: str = "Latin"  # the Unicode script of its alphabet (what `languages` shows)
+    direction: str = "ltr"  # "rtl": stored and solved in logical order, shown right to left
+    units: tuple[str, ...] = ()  # multi-letter letters, one face each (Welsh ll): see boggle_i18n/spelling.py
+    apart: tuple[str, ...] = ()  # spellings where such letters are two (Welsh dan|gos)
+    lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
+    finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
+
+    def display(self, word: str) -> str:
+        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter)."""
+        last = self.finals.get(word[-1:]) if word else None
+        return word[:-1] + last if last else word
+
+    @property
+    def spelling(self) -> Spelling:
+        """How this language's words split into letters (the one rule, boggle_i18n/spelling.py)."""
+        return spelling(self.units, self.apart)
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""
@@ -106,9 +124,21 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "status": (str,),
     "status_reason": (str,),
     "wordfreq": (str,),
+    "script": (str,),
+    "direction": (str,),
+    "units": (list,),
+    "apart": (list,),
+    "lower": (dict,),
+    "finals": (dict,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
-_CHOICES = {"case": CASE_POLICIES, "boards": BOARD_SOURCES, "status": STATUSES, "bare_q": ("q", "qu")}
+_CHOICES = {
+    "case": CASE_POLICIES,
+    "boards": BOARD_SOURCES,
+    "status": STATUSES,
+    "bare_q": ("q", "qu"),
+    "direction": DIRECTIONS,
+}
 
 
 def _check(raw: dict[str, Any], where: Path) -> None:
@@ -130,6 +160,19 @@ def _check(raw: dict[str, Any], where: Path) -> None:
         raise LanguageError(f"language record {where}: min_length and max_length must be at least 1")
     if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get("fold", {}).items()):
         raise LanguageError(f"language record {where}: fold must map single characters to strings")
+    for key in ("lower", "finals"):
+        if not all(isinstance(v, str) and len(k) == 1 for k, v in raw.get(key, {}).items()):
+            raise LanguageError(f"language record {where}: {key} must map single characters to strings")
+    if not all(isinstance(a, str) for a in raw.get("apart", [])):
+        raise LanguageError(f"language record {where}: apart must be a list of strings (dan|gos)")
+    alphabet = set(raw.get("alphabet", ""))
+    for unit in raw.get("units", []):
+        if not isinstance(unit, str) or len(unit) < 2 or (alphabet and not set(unit) <= alphabet):
+            raise LanguageError(f"language record {where}: unit {unit!r} is not two or more letters of its alphabet")
+    try:
+        spelling(tuple(raw.get("units", [])), tuple(raw.get("apart", [])))
+    except BoggleI18nError as exc:  # a malformed `apart` entry: one line naming the file
+        raise LanguageError(f"language record {where}: {exc}") from None
     if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
         raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
     if raw.get("status") == "beta" and not raw.get("status_reason"):
@@ -168,6 +211,12 @@ def _load(path: Path) -> Language:
         status=raw.get("status", "stable"),
         status_reason=raw.get("status_reason", ""),
         wordfreq=raw.get("wordfreq"),
+        script=raw.get("script", "Latin"),
+        direction=raw.get("direction", "ltr"),
+        units=tuple(raw.get("units", ())),
+        apart=tuple(raw.get("apart", ())),
+        lower=dict(raw.get("lower", {})),
+        finals=dict(raw.get("finals", {})),
     )
 
 

@@ -23,6 +23,7 @@ from ..pipeline.runner import StageReport, StageRun
 from ..pipeline.sources import ResolvedSource, resolve_source
 from ..pipeline.stages import StageContext
 from ..resources import data_dir
+from ..spelling import PLAIN, Spelling
 from ..storage import check_writable_dir, replace_together, store_dir
 from .store import FORMAT, FORMAT_VERSION, Lexicon, check_lexicon_name, lexicon_name, lexicon_paths
 from .trust import keys_digest, remember
@@ -40,15 +41,19 @@ def _version(dist: str) -> str:
 class WordStats:
     """What the manifest says about the words, gathered while they stream into the trie."""
 
-    def __init__(self) -> None:
+    def __init__(self, spelling: Spelling = PLAIN) -> None:
         self.count = 0
         self.letters: Counter[str] = Counter()
         self.min_length = 0
         self.longest = ""
+        self._split = spelling.split if spelling else None
 
     def add(self, word: str) -> str:
         self.count += 1
-        self.letters.update(word)
+        if self._split is None:
+            self.letters.update(word)
+        else:  # a multi-letter letter (Welsh ll) is counted as itself, its characters only elsewhere
+            self.letters.update(self._split(word))
         n = len(word)
         if self.count == 1 or n < self.min_length:
             self.min_length = n
@@ -95,7 +100,8 @@ def _manifest(
         "stages": [r.to_dict() for r in reports],
         "raw_entries": reports[0].entries_in if reports else stats.count,
         "word_count": stats.count,
-        "alphabet": "".join(sorted(stats.letters)),
+        "alphabet": "".join(sorted({ch for letter in stats.letters for ch in letter})),
+        **({"spelling": language.spelling.to_dict()} if language.spelling else {}),
         "letter_counts": dict(sorted(stats.letters.items())),
         "min_length": stats.min_length,
         "longest_word": stats.longest,
@@ -123,6 +129,8 @@ def stage_context(recipe: Recipe, language: Language) -> StageContext:
         min_length=language.min_length,
         max_length=language.max_length,
         wordfreq=language.wordfreq,
+        spelling=language.spelling,
+        lower=dict(language.lower),
     )
 
 
@@ -155,7 +163,7 @@ def build_lexicon(
     run = StageRun(recipe.stages, stage_context(recipe, language))  # a bad recipe fails here, before any reading
     resolved = resolve_source(recipe, source, download=download)
     say(f"source: {resolved.kind} {resolved.path}")
-    stats = WordStats()
+    stats = WordStats(language.spelling)
     blank = BlankCheck(resolved.lines(encoding or recipe.encoding, on_bytes))
     # The words stream straight into MARISA's key set: no list of the words is ever held.
     # An entry the stages emptied is no word: it never becomes an empty key.

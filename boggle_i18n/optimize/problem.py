@@ -143,9 +143,10 @@ def make_problem(
             weight_list = tuple(float(by_face[f]) for f in face_list)
         else:
             counts = lexicon.manifest.get("letter_counts") if isinstance(lexicon.manifest, dict) else None
+            # A face that is one letter of the lexicon (Welsh `ll`) has its own count; `qu` weighs as `q`.
             weight_list = (
-                tuple(float(counts.get(f[0], 0)) for f in face_list)
-                if isinstance(counts, dict) and any(counts.get(f[0]) for f in face_list)
+                tuple(float(counts.get(f) or counts.get(f[0]) or 0) for f in face_list)
+                if isinstance(counts, dict) and any(counts.get(f, counts.get(f[0])) for f in face_list)
                 else None
             )
     path = getattr(lexicon, "path", None)

@@ -53,6 +53,7 @@ class Depth:
     suffixes: int = 2  # 0, 1 or 2 suffix levels
     prefixes: int = 1  # 0, 1 (or 2 with COMPLEXPREFIXES)
     exclude: frozenset[str] = frozenset()  # affix flags never applied
+    prefix_letters: int | None = None  # a prefix rule adding more letters is never applied (Hebrew: 1, no stacks)
 
 
 @dataclass
@@ -271,7 +272,11 @@ class Expander:
         self.aff, self.depth = aff, depth
         skip = aff.onlyincompound | depth.exclude
         self.sfx = {f: [r for r in rules if not r.cont & aff.onlyincompound] for f, rules in aff.suffixes.items()}
-        self.pfx = {f: [r for r in rules if not r.cont & aff.onlyincompound] for f, rules in aff.prefixes.items()}
+        most = depth.prefix_letters
+        self.pfx = {
+            f: [r for r in rules if not r.cont & aff.onlyincompound and (most is None or len(r.add) <= most)]
+            for f, rules in aff.prefixes.items()
+        }
         for table in (self.sfx, self.pfx):
             for f in list(table):
                 if f in skip or not table[f]:
@@ -451,8 +456,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--suffixes", type=int, default=2, choices=(0, 1, 2))
     parser.add_argument("--prefixes", type=int, default=1, choices=(0, 1, 2))
     parser.add_argument("--exclude", default="", help="affix flags to leave out, comma-separated")
+    parser.add_argument("--prefix-letters", type=int, default=None, help="apply no prefix adding more letters")
     args = parser.parse_args(argv)
-    depth = Depth(args.suffixes, args.prefixes, frozenset(f for f in args.exclude.split(",") if f))
+    depth = Depth(args.suffixes, args.prefixes, frozenset(f for f in args.exclude.split(",") if f), args.prefix_letters)
     out = sys.stdout.buffer
     try:
         for form in expand(args.dic, args.aff, depth):

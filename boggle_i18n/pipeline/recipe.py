@@ -51,6 +51,7 @@ class SourceSpec:
     suffix_levels: int = 2
     prefix_levels: int = 1
     skip_flags: tuple[str, ...] = ()
+    prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
 
 
 @dataclass(frozen=True)
@@ -116,6 +117,7 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "suffix_levels": int,
     "prefix_levels": int,
     "skip_flags": list,
+    "prefix_letters": int,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
@@ -168,12 +170,14 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
-    depth_keys = [k for k in ("suffix_levels", "prefix_levels", "skip_flags") if k in src]
+    depth_keys = [k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters") if k in src]
     if depth_keys and src.get("expand") != "hunspell":
         raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
     for key, top in (("suffix_levels", 2), ("prefix_levels", 2)):
         if key in src and not 0 <= src[key] <= top:
             raise RecipeError(f"{where}: [source] field {key!r} must be 0 to {top}, not {src[key]!r}")
+    if "prefix_letters" in src and not 1 <= src["prefix_letters"] <= 9:
+        raise RecipeError(f"{where}: [source] field 'prefix_letters' must be 1 to 9, not {src['prefix_letters']!r}")
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
     if "sha256" in src and not _SHA.match(src["sha256"]):
@@ -262,6 +266,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         suffix_levels=src.get("suffix_levels", 2),
         prefix_levels=src.get("prefix_levels", 1),
         skip_flags=tuple(src.get("skip_flags", ())),
+        prefix_letters=src.get("prefix_letters"),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(

@@ -158,6 +158,7 @@ class Expansion:
                         "suffixes": self.depth.suffixes,
                         "prefixes": self.depth.prefixes,
                         "skip_flags": sorted(self.depth.exclude),
+                        **({"prefix_letters": self.depth.prefix_letters} if self.depth.prefix_letters else {}),
                     }
                 }
                 if self.depth is not None
@@ -259,10 +260,11 @@ def _own_expansion(spec: SourceSpec, dic: Path) -> Expansion:
 
     aff = dic.with_suffix(".aff")
     _check_readable(aff)
-    depth = Depth(spec.suffix_levels, spec.prefix_levels, frozenset(spec.skip_flags))
+    depth = Depth(spec.suffix_levels, spec.prefix_levels, frozenset(spec.skip_flags), spec.prefix_letters)
     argv = ["boggle_i18n.pipeline.affixes", str(dic), str(aff)]
     argv += [f"--suffixes={depth.suffixes}", f"--prefixes={depth.prefixes}"]
     argv += [f"--exclude={','.join(sorted(depth.exclude))}"] if depth.exclude else []
+    argv += [f"--prefix-letters={depth.prefix_letters}"] if depth.prefix_letters else []
     return Expansion(
         tool="hunspell",
         command=[argv],

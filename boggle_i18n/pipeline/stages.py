@@ -18,6 +18,7 @@ from typing import Literal
 
 from ..errors import RecipeError
 from ..limits import clip
+from ..spelling import PLAIN, Spelling
 from .compactset import CompactSet
 
 StageFn = Callable[[str], str | None]
@@ -41,6 +42,8 @@ class StageContext:
     min_length: int = 1
     max_length: int | None = None
     wordfreq: str | None = None  # the language's code in wordfreq (the `frequent` stage's default)
+    spelling: Spelling = PLAIN  # multi-letter letters (Welsh ll): a word's length counts them once
+    lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's (Turkish I -> ı)
 
 
 STAGES: dict[str, Callable[..., StageFn]] = {}
@@ -101,9 +104,17 @@ def _normalize(ctx: StageContext, *, form: str = "NFC") -> StageFn:
     return lambda e: unicodedata.normalize(chosen, e)
 
 
+def lowercase(lower: Mapping[str, str]) -> Callable[[str], str]:
+    """Lower case with the language's exceptions first (Turkish `I` -> `ı`, `İ` -> `i`), then Unicode's."""
+    if not lower:
+        return str.lower
+    table = str.maketrans(dict(lower))
+    return lambda e: e.translate(table).lower()
+
+
 @stage("lowercase")
 def _lowercase(ctx: StageContext) -> StageFn:
-    return str.lower
+    return lowercase(ctx.lower)
 
 
 @stage("drop-capitalised")
@@ -132,12 +143,13 @@ def _case(ctx: StageContext, *, policy: str | None = None) -> StageFn:
     drop `BMW`, `GmbH`, `pH` (abbreviations), then lower-case.
     """
     chosen = policy if policy is not None else ctx.case
+    lower = lowercase(ctx.lower)
     if chosen == "lower":
-        return str.lower
+        return lower
     if chosen == "drop-capitalised":
         return keep_if(_no_capital)
     if chosen == "nouns":
-        return lambda e: None if _is_abbreviation(e) else e.lower()
+        return lambda e: None if _is_abbreviation(e) else lower(e)
     raise RecipeError(f"case: policy must be one of {', '.join(CASE_POLICIES)}, not {chosen!r}")
 
 
@@ -176,6 +188,41 @@ def _fold_accents(ctx: StageContext, *, overrides: dict[str, str] | None = None,
         if word.isascii():
             return word
         return "".join(ch if ch.isascii() else fold_char(ch) for ch in word)
+
+    return fold
+
+
+@stage("fold-marks")
+def _fold_marks(ctx: StageContext, *, overrides: dict[str, str] | None = None) -> StageFn:
+    """Fold marks for any script: the letters of the alphabet stay; the `fold` table maps the rest
+    (Greek `ς` -> `σ`, Hebrew `ך` -> `כ`, Persian ZWNJ -> ""); any other character loses its
+    combining marks (Greek `ά` -> `α`, Hebrew niqqud, Arabic harakat).
+
+    Unlike `fold-accents` (unidecode), nothing is transliterated to Latin, so it suits Greek,
+    Hebrew, Arabic, Armenian and Cyrillic alike; what a mark means is each record's house rule.
+    """
+    table = dict(ctx.fold if overrides is None else overrides)
+    keep = set(ctx.alphabet)
+    cache: dict[str, str] = {}
+
+    def fold_char(ch: str) -> str:
+        out = cache.get(ch)
+        if out is None:
+            if ch in keep:
+                out = ch
+            elif ch in table:
+                out = table[ch]
+            else:
+                bare = "".join(c for c in unicodedata.normalize("NFD", ch) if not unicodedata.combining(c))
+                out = unicodedata.normalize("NFC", bare)
+                out = "".join(table.get(c, c) for c in out)
+            cache[ch] = out
+        return out
+
+    def fold(word: str) -> str:
+        if keep.issuperset(word):
+            return word
+        return "".join(fold_char(ch) for ch in word)
 
     return fold
 
@@ -222,9 +269,15 @@ def _alphabet(ctx: StageContext, *, letters: str | None = None) -> StageFn:
 
 @stage("length")
 def _length(ctx: StageContext, *, min: int | None = None, max: int | None = None) -> StageFn:
-    """Keep entries of `min`..`max` letters (defaults: the language's min and max length)."""
+    """Keep entries of `min`..`max` letters (defaults: the language's min and max length).
+
+    A multi-letter letter of the language (Welsh `ll`) counts one (boggle_i18n/spelling.py).
+    """
     lo = min if min is not None else ctx.min_length
     hi = max if max is not None else (ctx.max_length if ctx.max_length is not None else 10**9)
+    if ctx.spelling:
+        count = ctx.spelling.length
+        return keep_if(lambda e: lo <= (count(e) if e.isalpha() else letters(e)) <= hi)
     return keep_if(lambda e: lo <= letters(e) <= hi)
 
 

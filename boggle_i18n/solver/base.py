@@ -40,11 +40,12 @@ class FoundWord:
     word: str
     points: int
     path: tuple[tuple[int, int], ...]
+    letters: int | None = None  # length in letters when it is not len(word): Welsh `ll` is one letter
 
     @property
     def length(self) -> int:
-        """Length in letters (a `qu` face gives two)."""
-        return len(self.word)
+        """Length in letters (a `qu` face gives two; a multi-letter letter such as Welsh `ll` one)."""
+        return len(self.word) if self.letters is None else self.letters
 
 
 @dataclass(frozen=True)

@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..board.board import Board
 from ..errors import BoardError
+from ..spelling import spelling
 
 if TYPE_CHECKING:
     import numpy as np
@@ -29,6 +30,8 @@ class FaceCodec:
         if max_letters is not None and len(self.letters) > max_letters:
             raise BoardError(f"an alphabet of {len(self.letters)} letters is more than the 64 a fast engine takes")
         self._letter_index = {ch: i for i, ch in enumerate(self.letters)}
+        units = [letter for letter in self.letters if len(letter) > 1]  # Welsh ll: one letter, one index
+        self._split = spelling(units).split if units else None
         self.faces: list[str] = [""]
         self._index: dict[str, int] = {"": 0}
         self._arrays: tuple[Any, Any] | None = None
@@ -46,8 +49,10 @@ class FaceCodec:
         return code
 
     def spell(self, face: str) -> tuple[int, ...]:
-        """Letter indices of a face (`DEAD` for letters outside the alphabet)."""
-        return tuple(self._letter_index.get(ch, DEAD) for ch in face)
+        """Letter indices of a face (`DEAD` for letters outside the alphabet); a multi-letter letter of the
+        alphabet (`ll`) is one index, split by the one rule of boggle_i18n/spelling.py."""
+        letters = self._split(face) if self._split is not None else face
+        return tuple(self._letter_index.get(ch, DEAD) for ch in letters)
 
     def encode(self, board: Board) -> np.ndarray:
         """One board as `int32[cells]`."""

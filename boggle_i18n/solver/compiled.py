@@ -28,6 +28,7 @@ from typing import TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError, LexiconError
 from ..progress import task
+from ..spelling import PLAIN, Spelling, spelling, spelling_of
 from ..storage import atomic_write_bytes, cache_dir
 
 if TYPE_CHECKING:
@@ -82,7 +83,8 @@ class CompiledLexicon:
     def _walk(self, text: str) -> int:
         index = {ch: i for i, ch in enumerate(self.letters)}
         node = 0
-        for ch in text:
+        units = [letter for letter in self.letters if len(letter) > 1]
+        for ch in spelling(units).split(text) if units else text:
             letter = index.get(ch)
             if letter is None:
                 return -1
@@ -94,10 +96,21 @@ class CompiledLexicon:
         return node
 
 
-def compile_words(words: list[str]) -> CompiledLexicon:
-    """Build the popcount trie of `words` (any order; duplicates and empty strings ignored)."""
+def compile_words(words: list[str], spelled: Spelling = PLAIN) -> CompiledLexicon:
+    """Build the popcount trie of `words` (any order; duplicates and empty strings ignored).
+
+    With a `spelled` rule that has multi-letter letters (Welsh `ll`), each trie step is one
+    letter of that rule, so a path of two `l` faces never spells `ll`, and a word's depth is
+    its length in letters.
+    """
     import numpy as np
 
+    if spelled:
+        split = spelled.split
+        units = sorted({u for w in words if w for u in split(w)})
+        code = {u: chr(i) for i, u in enumerate(units)}  # one character per letter, in letter order
+        compiled = compile_words(["".join(code[u] for u in split(w)) for w in words if w])
+        return CompiledLexicon(tuple(units), compiled.records, compiled.word_count, compiled.max_length)
     words = sorted({w for w in words if w})
     letters = tuple(sorted({ch for w in words for ch in w}))
     if len(letters) > 64:
@@ -269,17 +282,20 @@ def _compile_lexicon(lexicon: Any, use_cache: bool) -> CompiledLexicon:
         try:
             return _MEMO_IN_MEMORY[lexicon]
         except (KeyError, TypeError):
-            compiled = compile_words(list(lexicon.keys()))
+            compiled = compile_words(list(lexicon.keys()), spelling_of(lexicon))
             try:
                 _MEMO_IN_MEMORY[lexicon] = compiled
             except TypeError:
                 pass  # not weak-referenceable: compile per call
             return compiled
-    memo_key = str(path)
+    key = str(lexicon.manifest.get("trie_sha256", ""))
+    spelled = spelling_of(lexicon)
+    if spelled:  # the same words split another way are another trie: never mapped for this one
+        key += " " + json.dumps(spelled.to_dict(), ensure_ascii=False, sort_keys=True)
+    memo_key = f"{path} {key}"
     if memo_key in _MEMO:
         return _MEMO[memo_key]
-    key = str(lexicon.manifest.get("trie_sha256", ""))
-    places = [path, user_cache_path(key)]
+    places = [path, user_cache_path(str(lexicon.manifest.get("trie_sha256", "")))]
     mapped = None
     for place in places:
         mapped = from_file(place, key)
@@ -287,7 +303,7 @@ def _compile_lexicon(lexicon: Any, use_cache: bool) -> CompiledLexicon:
             break
     if mapped is None:
         with task(f"compiling lexicon {getattr(lexicon, 'name', '')} for the fast engine (once: cached in the store)"):
-            built = compile_words(list(lexicon.keys()))
+            built = compile_words(list(lexicon.keys()), spelled)
         data = to_bytes(built, key)
         for place in places:  # the store beside the trie; a store we cannot write: this user's cache folder
             try:

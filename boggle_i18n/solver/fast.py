@@ -167,11 +167,16 @@ class FastScorer(ScorerBase):
                 break
             capacity *= 4
         faces = board.faces
+        spelled = [len(self.codec.spell(face)) for face in faces]  # letters per face: Welsh [ll] is one
         words = []
         for k in range(found):
             cells = [int(x) for x in paths[k, : plen[k]]]
             word = "".join(faces[i] for i in cells)
-            words.append(FoundWord(word, self.rules.scoring.points(len(word)), tuple(board.position(i) for i in cells)))
+            letters = sum(spelled[i] for i in cells)
+            path = tuple(board.position(i) for i in cells)
+            words.append(
+                FoundWord(word, self.rules.scoring.points(letters), path, None if letters == len(word) else letters)
+            )
         return SolveResult(
             board=board,
             lexicon=getattr(self.lexicon, "name", "custom"),

@@ -11,6 +11,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from ..board.board import Board, neighbours
+from ..spelling import spelling_of
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .scorer import ReferenceScorer
 
@@ -30,12 +31,21 @@ class ReferenceSolver:
         found: dict[str, tuple[int, ...]] = {}
         nodes = 0
         path: list[int] = []
+        # Multi-letter letters (Welsh ll): a path spells a word only if its faces' letters are the word's
+        # letters under the one rule (two l faces never make ll), and length counts letters.
+        spelled = spelling_of(lexicon)
+        split = spelled.split if spelled else list
+        face_letters = [split(face) for face in faces]
+        length = spelled.length if spelled else len
+
+        def spells(word: str) -> bool:
+            return not spelled or split(word) == [u for c in path for u in face_letters[c]]
 
         def walk(cell: int, prefix: str, used: int) -> None:
             nonlocal nodes
             nodes += 1
             path.append(cell)
-            if len(prefix) >= min_length and prefix not in found and prefix in lexicon:
+            if length(prefix) >= min_length and prefix not in found and prefix in lexicon and spells(prefix):
                 found[prefix] = tuple(path)
             for nxt in adjacent[cell]:
                 if not used >> nxt & 1 and faces[nxt]:
@@ -49,7 +59,12 @@ class ReferenceSolver:
                 walk(cell, face, 1 << cell)
 
         words = tuple(
-            FoundWord(word, rules.scoring.points(len(word)), tuple(board.position(c) for c in cells))
+            FoundWord(
+                word,
+                rules.scoring.points(length(word)),
+                tuple(board.position(c) for c in cells),
+                None if length(word) == len(word) else length(word),
+            )
             for word, cells in found.items()
         )
         return SolveResult(

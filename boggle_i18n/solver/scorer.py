@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoardError
+from ..spelling import spelling_of
 from .base import Rules, SolveResult, get_solver
 from .codec import FaceCodec
 
@@ -110,8 +111,15 @@ class ReferenceScorer(ScorerBase):
 
 
 def lexicon_letters(lexicon: Any) -> list[str]:
-    """A lexicon's alphabet: from its manifest when it has one, else read from its words."""
-    alphabet = getattr(lexicon, "manifest", {}).get("alphabet")
+    """A lexicon's alphabet: from its manifest when it has one, else read from its words.
+
+    A lexicon with multi-letter letters (Welsh `ll`) lists them as letters: its manifest's letter counts.
+    """
+    manifest = getattr(lexicon, "manifest", {})
+    counts = manifest.get("letter_counts")
+    if spelling_of(lexicon) and isinstance(counts, dict) and counts:
+        return sorted(counts)
+    alphabet = manifest.get("alphabet")
     if isinstance(alphabet, str) and alphabet:
         return sorted(alphabet)
     return sorted({ch for w in lexicon.keys() for ch in w}) if hasattr(lexicon, "keys") else []

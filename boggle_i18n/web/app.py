@@ -251,12 +251,13 @@ class WebApp:
         """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon."""
         from ..api import face_counts
         from ..board.dice import get_dice
+        from ..solver.scorer import lexicon_letters
 
         key = (id(lexicon), tuple(dice_ids))
         with self._lock:
             counts = self._counts.get(key)
         if counts is None:
-            faces = set(str(lexicon.manifest.get("alphabet", "")))
+            faces = set(lexicon_letters(lexicon))  # Welsh: ll is a letter
             for d in dice_ids:
                 faces |= get_dice(d).faces
             counts = face_counts(lexicon, sorted(faces - {""}))

@@ -242,7 +242,7 @@ function fillList(ol, words) {
   ol.words = words;
   ol.innerHTML = words.map((w, i) =>
     `<li tabindex="0" data-i="${i}" data-word="${escapeHtml(w.word)}" data-path="${w.path.map(([r, c]) => `${r},${c}`).join(" ")}">` +
-    `<span class="w">${escapeHtml(w.word)}</span> <span class="pts">${w.points}</span></li>`).join("");
+    `<span class="w" dir="auto">${escapeHtml(w.word)}</span> <span class="pts">${w.points}</span></li>`).join("");
 }
 
 function showWords() {
