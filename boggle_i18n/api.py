@@ -57,7 +57,7 @@ def load_lexicon(
 ) -> Lexicon:
     """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed."""
     if build:
-        from .lexicon.build import ensure_lexicon  # the pipeline: only when something may be built
+        from .lexicon.ensure import ensure_lexicon  # the recipe parser; the pipeline only if a build starts
 
         return ensure_lexicon(name, store=store, on_build=on_build, progress=progress)
     return Lexicon.load(name, store)

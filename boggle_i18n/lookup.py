@@ -27,7 +27,8 @@ from typing import Any
 from .errors import BoggleI18nError
 from .language.records import get_language
 from .language.selection import select
-from .lexicon.build import ensure_lexicon, stage_context
+from .lexicon.build import stage_context
+from .lexicon.ensure import ensure_lexicon
 from .lexicon.store import Lexicon
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages

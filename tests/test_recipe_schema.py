@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from boggle_i18n import build_lexicon
 from boggle_i18n.cli import app
 from boggle_i18n.errors import LexiconError, RecipeError
-from boggle_i18n.lexicon.build import ensure_lexicon
+from boggle_i18n.lexicon.ensure import ensure_lexicon
 from boggle_i18n.pipeline.recipe import load_recipe, recipe_names
 
 GOOD = """

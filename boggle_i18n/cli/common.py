@@ -115,9 +115,30 @@ def emit(text: str, output: Path | None = None) -> None:
     note(f"wrote {output}")
 
 
-def to_json(data: Any) -> str:
-    """JSON as people and `jq` like it: UTF-8, indented."""
-    return json.dumps(data, ensure_ascii=False, indent=2)
+def to_json(data: Any, *, depth: int = 2) -> str:
+    """JSON as people and `jq` like it: UTF-8, its outer `depth` levels indented, each deeper value on one line.
+
+    A solve's words then read one per line (`{"word": ..., "path": [[0, 1], ...]}`) instead of one path
+    number per line, and the C encoder writes them: `indent=2` throughout runs Python's encoder, 40 ms for a
+    4x4 board's 1,000 words, a fifth of a cold `solve`.
+    """
+    return _indented(data, 0, depth)
+
+
+def _indented(data: Any, level: int, depth: int) -> str:
+    if level >= depth or not isinstance(data, (dict, list)) or not data:
+        return json.dumps(data, ensure_ascii=False)
+    pad, end = "  " * (level + 1), "  " * level
+    if isinstance(data, dict):
+        if not all(isinstance(key, str) for key in data):
+            return json.dumps(data, ensure_ascii=False)  # json's own key conversion (int -> "1")
+        items = [
+            f"{pad}{json.dumps(key, ensure_ascii=False)}: {_indented(value, level + 1, depth)}"
+            for key, value in data.items()
+        ]
+        return "{\n" + ",\n".join(items) + "\n" + end + "}"
+    items = [pad + _indented(value, level + 1, depth) for value in data]
+    return "[\n" + ",\n".join(items) + "\n" + end + "]"
 
 
 StoreOption = typer.Option(

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..lexicon.build import stale_recipe
+from ..lexicon.ensure import stale_recipe
 from ..lexicon.store import built_lexicons, lexicon_paths
 from ..pipeline.recipe import load_recipe, recipe_names
 from .records import Language, languages

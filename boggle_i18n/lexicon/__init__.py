@@ -13,12 +13,17 @@ from .store import FORMAT, FORMAT_VERSION, Lexicon, built_lexicons, lexicon_path
 __all__ = ["FORMAT", "FORMAT_VERSION", "Lexicon", "build_lexicon", "built_lexicons", "ensure_lexicon", "lexicon_paths"]
 
 if TYPE_CHECKING:
-    from .build import build_lexicon, ensure_lexicon
+    from .build import build_lexicon
+    from .ensure import ensure_lexicon
 
 
 def __getattr__(name: str) -> Any:
-    if name in ("build_lexicon", "ensure_lexicon"):
-        from . import build
+    if name == "build_lexicon":
+        from .build import build_lexicon
 
-        return getattr(build, name)
+        return build_lexicon
+    if name == "ensure_lexicon":
+        from .ensure import ensure_lexicon
+
+        return ensure_lexicon
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,13 +10,11 @@ import time
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
-from importlib.metadata import PackageNotFoundError, version
-from pathlib import Path
 from typing import Any
 
 import marisa_trie
 
-from ..errors import BoggleI18nError, LexiconError, SourceError
+from ..errors import BoggleI18nError, SourceError
 from ..language.records import Language, get_language
 from ..pipeline.recipe import Recipe, load_recipe
 from ..pipeline.runner import StageReport, StageRun
@@ -32,6 +30,8 @@ Progress = Callable[[str], None]
 
 
 def _version(dist: str) -> str:
+    from importlib.metadata import PackageNotFoundError, version  # 25 ms of import: only when a build records it
+
     try:
         return version(dist)
     except PackageNotFoundError:
@@ -204,69 +204,3 @@ def _build_command(
     if encoding is not None:
         args += ["--encoding", encoding]
     return args
-
-
-def ensure_lexicon(
-    name: str,
-    *,
-    store: str | os.PathLike[str] | None = None,
-    progress: Progress | None = None,
-    on_build: Callable[[str], None] | None = None,
-) -> Lexicon:
-    """Load lexicon `name`, building it first from the best available source if it is not built.
-
-    `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
-    A lexicon whose manifest names another recipe hash than the current recipe
-    (a shipped recipe updated since, or a user's recipe edited) is rebuilt; if
-    it cannot be (its source is gone), that is an error, never a silent load.
-    """
-    if name.endswith(".marisa"):
-        return Lexicon.load(name)  # a trie file by path: nothing to build
-    if not name.endswith(".toml"):
-        name = lexicon_name(name)
-    recipe = _recipe_or_none(name)
-    name_in_store = recipe.name if recipe else name
-    _, manifest_path = lexicon_paths(name_in_store, store)
-    if not manifest_path.is_file():
-        check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
-        if on_build:
-            on_build(name_in_store)
-        return build_lexicon(name, store=store, progress=progress)
-    if recipe is not None and (built_with := stale_recipe(manifest_path, recipe)):
-        check_writable_dir(store_dir(store), "lexicon store")
-        if on_build:
-            on_build(name_in_store)
-        try:
-            return build_lexicon(name, store=store, progress=progress)
-        except SourceError as exc:
-            raise LexiconError(
-                f"lexicon {name_in_store!r} was built from an older recipe (sha256 {built_with[:12]}, now "
-                f"{recipe.sha256[:12]}) and cannot be rebuilt: {exc}"
-            ) from None
-    return Lexicon.load(name_in_store, store)
-
-
-def _recipe_or_none(name: str) -> Recipe | None:
-    """The recipe a lexicon name refers to: a `.toml` path, or a shipped recipe of that name (None for `--as` names)."""
-    if name.endswith(".toml"):
-        return load_recipe(name)
-    if (data_dir("pipelines") / f"{name}.toml").is_file():
-        return load_recipe(name)
-    return None
-
-
-def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
-    """The recipe hash a built lexicon records, if it differs from `recipe`'s (None if current or unknown).
-
-    Only a lexicon built from this very recipe counts: one stored under the same
-    name from another recipe (`--as`) records that recipe's name and is left alone.
-    """
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        recorded = manifest.get("recipe_sha256")
-        recorded_name = manifest.get("recipe", {}).get("name")
-    except (OSError, ValueError, AttributeError):
-        return None  # missing or broken: Lexicon.load reports it
-    if recorded_name != recipe.name or recorded == recipe.sha256:
-        return None
-    return str(recorded)
