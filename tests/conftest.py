@@ -51,14 +51,16 @@ def require_tool(tool: str, package: str) -> str:
     return found
 
 
-EXPAND_TOOLS = {"unmunch": "unmunch", "aspell": "aspell"}  # a recipe's `expand` -> the program it runs
+# A recipe's `expand` -> the program it runs (None: the project's own expander, pipeline/affixes.py).
+EXPAND_TOOLS: dict[str, str | None] = {"unmunch": "unmunch", "aspell": "aspell", "hunspell": None}
 
 
 def require_recipe_tools(recipe: Any) -> None:
     """The tool a recipe's source needs to expand its dictionary (unmunch, aspell), if any."""
     expand = recipe.source.expand
-    if expand:
-        require_tool(EXPAND_TOOLS[expand], recipe.source.tool_package or expand)
+    tool = EXPAND_TOOLS[expand] if expand else None
+    if tool:
+        require_tool(tool, recipe.source.tool_package or expand)
 
 
 def shared_file(*parts: str) -> Path:
