@@ -38,6 +38,9 @@ ESTIMATE_SHAPE = {
         "slowest_class_seconds": "num",
         "cpu_seconds": "num",
         "cpu_seconds_95": ["num"],
+        "scheme?": "str",
+        "seed?": "int",
+        "class_seconds_quantiles?": {"p50?": "num", "p99?": "num"},
     },
     "threshold": "int",
     "settings": {"lexicon": "str", "rules": RULES, "open_cells?": ["int"]},
@@ -153,6 +156,12 @@ def load_estimates(folder: Path) -> list[dict[str, Any]]:
         problem = shape_problem(data, ESTIMATE_SHAPE)
         if problem is None and len(data["estimate"]["cpu_seconds_95"]) != 2:
             problem = "estimate.cpu_seconds_95 is not [low, high]"
+        if (
+            problem is None
+            and not data["estimate"].get("scheme")
+            and not isinstance(data["settings"].get("buckets"), list)
+        ):
+            problem = "settings.buckets is not a list (and estimate.scheme is missing)"
         if problem:
             raise BoggleI18nError(f"estimate file {path}: {problem} (write it with prove --output)")
         data["_file"] = path.relative_to(folder).as_posix()
