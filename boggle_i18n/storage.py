@@ -187,15 +187,8 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
             old = None
         if old is not None and stat.S_ISDIR(old.st_mode):
             raise OutputError(f"cannot write {path}: it is a folder")
-        regular = old is not None and stat.S_ISREG(old.st_mode)
-        mode = stat.S_IMODE(old.st_mode) if old is not None and regular else 0o666 & ~current_umask()
-        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        tmp = _write_temp(path, data)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data)
-                handle.flush()
-                os.fchmod(handle.fileno(), mode)
-                os.fsync(handle.fileno())
             os.replace(tmp, path)  # replaces a link itself, never its target
         except BaseException:
             Path(tmp).unlink(missing_ok=True)
