@@ -270,6 +270,20 @@ def test_welsh_digraph_is_one_face_both_ways(debian_store: Path) -> None:
     assert "dangos" not in _solve("cy", "da/[ng]o/s.", debian_store)
 
 
+def test_bosnian_digraphs_are_one_face_both_ways(debian_store: Path) -> None:
+    """lj is one letter of Bosnian: `ljudi` needs the [lj] face and counts 4 letters, an l and a j face never
+    spell it; `injekcija` meets n and j across a loanword's parts (the record's in|jek), so two faces spell it
+    and [nj] never does."""
+    system_list("bs")
+    if not (debian_store / "bs.json").is_file():
+        build_lexicon("bs", store=debian_store, download=False)
+    words = json.loads(_solve("bs", "[lj]u/id", debian_store, "--json"))["words"]
+    assert {"word": "ljudi", "length": 4} in [{"word": w["word"], "length": w["length"]} for w in words]
+    assert "ljudi" not in _solve("bs", "lu/jd/i.", debian_store).split()
+    assert "injekcija" in _solve("bs", "inj/cke/ija", debian_store).split()
+    assert "injekcija" not in _solve("bs", "i[nj]e/.ck/aji", debian_store).split()
+
+
 def test_armenian_u_is_one_face(debian_store: Path) -> None:
     """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
     system_list("hy")

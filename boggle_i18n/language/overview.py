@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..lexicon.ensure import stale_recipe
+from ..lexicon.ensure import stale_letters, stale_recipe
 from ..lexicon.store import built_lexicons, lexicon_paths
 from ..pipeline.recipe import load_recipe, recipe_names
 from .records import Language, languages
@@ -17,8 +17,13 @@ def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.
     manifest = built.get(name)
     state = "not built"
     if manifest is not None:
-        stale = stale_recipe(lexicon_paths(name, store)[1], recipe)
-        state = "stale (built from an older recipe)" if stale else "built"
+        path = lexicon_paths(name, store)[1]
+        if stale_recipe(path, recipe):
+            state = "stale (built from an older recipe)"
+        elif stale_letters(path, recipe):
+            state = "stale (built under an older letter policy)"
+        else:
+            state = "built"
     return {
         "name": name,
         "state": state,

@@ -8,6 +8,8 @@ dice set or from a letter distribution derived from the built lexicon.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -71,6 +73,29 @@ class Language:
     def spelling(self) -> Spelling:
         """How this language's words split into letters (the one rule, boggle_i18n/spelling.py)."""
         return spelling(self.units, self.apart)
+
+    @property
+    def policy_sha256(self) -> str:
+        """Hash of the letter policy a build takes from this record (the stages' defaults and the spelling).
+
+        A lexicon records it, so editing a record's letters (a new unit, a fold, the alphabet) marks
+        the lexicons built under the old policy stale, as editing their recipe does.
+        """
+        policy = {
+            "alphabet": self.alphabet,
+            "units": list(self.units),
+            "apart": list(self.apart),
+            "fold": dict(sorted(self.fold.items())),
+            "lower": dict(sorted(self.lower.items())),
+            "case": self.case,
+            "vowels": self.vowels,
+            "dice": list(self.dice),
+            "min_length": self.min_length,
+            "max_length": self.max_length,
+            "wordfreq": self.wordfreq,
+        }
+        canon = json.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""
