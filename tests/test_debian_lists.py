@@ -284,6 +284,17 @@ def test_bosnian_digraphs_are_one_face_both_ways(debian_store: Path) -> None:
     assert "injekcija" not in _solve("bs", "i[nj]e/.ck/aji", debian_store).split()
 
 
+def test_turkish_dotted_and_dotless_i_are_two_faces(debian_store: Path) -> None:
+    """kız takes the dotless ı face, never the dotted i; the grid prints them as I and İ (Turkish capitals)."""
+    system_list("tr")
+    if not (debian_store / "tr.json").is_file():
+        build_lexicon("tr", store=debian_store, download=False)
+    text = _solve("tr", "kı/.z", debian_store)
+    assert text.startswith("K I\n. Z\n") and "kız" in text.split()
+    dotted = _solve("tr", "ki/.z", debian_store)
+    assert dotted.startswith("K İ\n. Z\n") and "kız" not in dotted.split()
+
+
 def test_armenian_u_is_one_face(debian_store: Path) -> None:
     """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
     system_list("hy")

@@ -337,3 +337,14 @@ def test_recipe_policy_on_anchor_entries(name: str) -> None:
     for raw, expected in ANCHORS[name]:
         got = list(StageRun(recipe.stages, context).words([raw]))  # a fresh run: dedupe starts empty
         assert got == ([expected] if expected else []), (name, raw)
+
+
+def test_faces_print_in_the_languages_own_capitals() -> None:
+    """A face is printed capitalised by the record's case pairs: Turkish i -> İ and ı -> I (Unicode's
+    default would print both as I), every other language as Unicode capitalises (qu -> Qu, ß stays)."""
+    from boggle_i18n.board.board import Board
+
+    tr = get_language("tr")
+    assert [tr.display_face(f) for f in ("i", "ı", "ş", "")] == ["İ", "I", "Ş", "."]
+    assert [get_language("de").display_face(f) for f in ("i", "ß", "qu")] == ["I", "ß", "Qu"]
+    assert Board(2, 2, ("k", "ı", "i", "z")).grid(tr.display_face) == "K I\nİ Z"

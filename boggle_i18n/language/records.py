@@ -17,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
@@ -68,6 +69,11 @@ class Language:
         """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter)."""
         last = self.finals.get(word[-1:]) if word else None
         return word[:-1] + last if last else word
+
+    def display_face(self, face: str) -> str:
+        """A face as printed on a die, capitalised by the language's own case pairs (Turkish `i` -> `İ`, `ı` -> `I`)."""
+        upper = next((u for u, low in self.lower.items() if low == face[:1] and len(u) == 1), None) if face else None
+        return upper + face[1:] if upper else display_face(face)
 
     @property
     def spelling(self) -> Spelling:
