@@ -295,6 +295,23 @@ def test_turkish_dotted_and_dotless_i_are_two_faces(debian_store: Path) -> None:
     assert dotted.startswith("K İ\n. Z\n") and "kız" not in dotted.split()
 
 
+def test_every_korean_word_shows_as_syllables_and_back(debian_store: Path) -> None:
+    """Each word of the real ko lexicon (stored as keystroke jamo) composes into syllable blocks, and those
+    blocks spell the same keys again: display never loses or guesses a letter."""
+    import unicodedata
+
+    system_list("ko")
+    if not (debian_store / "ko.json").is_file():
+        build_lexicon("ko", store=debian_store, download=False)
+    ko = get_language("ko")
+    fold = dict(ko.fold)
+    words = list(Lexicon.load("ko", debian_store).words_with_prefix(""))
+    shown = [ko.display(w) for w in words]
+    assert all(0xAC00 <= ord(c) <= 0xD7A3 for s in shown for c in s)
+    assert ["".join(fold.get(c, c) for c in unicodedata.normalize("NFD", s)) for s in shown] == words
+    assert "ㄴㅏㄹㅏ ㅅㅏㄹㅏㅁ".split() == [w for w in words if ko.display(w) in ("나라", "사람")]
+
+
 def test_armenian_u_is_one_face(debian_store: Path) -> None:
     """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
     system_list("hy")

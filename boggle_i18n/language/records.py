@@ -64,9 +64,15 @@ class Language:
     apart: tuple[str, ...] = ()  # spellings where such letters are two (Welsh dan|gos)
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
     finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
+    compose: str = ""  # how stored letters combine when shown: "hangul" (keystroke jamo -> syllable blocks)
 
     def display(self, word: str) -> str:
-        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter)."""
+        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter),
+        Korean keys composed into syllable blocks (boggle_i18n/hangul.py)."""
+        if self.compose == "hangul":
+            from ..hangul import compose
+
+            word = compose(word)
         last = self.finals.get(word[-1:]) if word else None
         return word[:-1] + last if last else word
 
@@ -161,6 +167,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "apart": (list,),
     "lower": (dict,),
     "finals": (dict,),
+    "compose": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -169,6 +176,7 @@ _CHOICES = {
     "status": STATUSES,
     "bare_q": ("q", "qu"),
     "direction": DIRECTIONS,
+    "compose": ("hangul",),
 }
 
 
@@ -248,6 +256,7 @@ def _load(path: Path) -> Language:
         apart=tuple(raw.get("apart", ())),
         lower=dict(raw.get("lower", {})),
         finals=dict(raw.get("finals", {})),
+        compose=raw.get("compose", ""),
     )
 
 
