@@ -195,6 +195,8 @@ def test_a_changed_letter_policy_makes_a_lexicon_stale(built_store: Path, tmp_pa
     data = json.loads(CliRunner().invoke(app, ["languages", "--json", "--store", str(store)]).stdout)
     (es,) = [e for e in data if e["lang"] == "es"]
     assert es["lexicons"][0]["state"] == "stale (built under an older letter policy)"
+    listed = json.loads(CliRunner().invoke(app, ["lexicons", "--json", "--store", str(store)]).stdout)
+    assert [r["state"] for r in listed["recipes"] if r["name"] == "es"] == [es["lexicons"][0]["state"]]
     old = {k: v for k, v in manifest.items() if k != "letter_policy_sha256"}
     path.write_text(json.dumps(old), encoding="utf-8")
     assert stale_reason(path, recipe) is None  # no hash recorded, same (plain) spelling

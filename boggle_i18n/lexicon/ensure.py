@@ -118,3 +118,15 @@ def stale_reason(manifest_path: Path, recipe: Recipe) -> str | None:
     if stale_letters(manifest_path, recipe):
         return f"built under an older letter policy of language {recipe.language!r} (its record changed since)"
     return None
+
+
+def lexicon_state(recipe: Recipe, store: str | os.PathLike[str] | None, built: bool) -> str:
+    """What `languages` and `lexicons` say of a recipe's lexicon: not built, built, or stale and why."""
+    if not built:
+        return "not built"
+    path = lexicon_paths(recipe.name, store)[1]
+    if stale_recipe(path, recipe):
+        return "stale (built from an older recipe)"
+    if stale_letters(path, recipe):
+        return "stale (built under an older letter policy)"
+    return "built"
