@@ -27,7 +27,11 @@ from doc_section import replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
-LOCAL_SOURCES = {"en": SHARED / "en-enable1.txt", "en-enable2k": SHARED / "en-enable2k.txt"}
+LOCAL_SOURCES = {
+    "en": SHARED / "en-enable1.txt",
+    "en-common": SHARED / "en-enable1.txt",
+    "en-enable2k": SHARED / "en-enable2k.txt",
+}
 START = "<!-- measure_builds:start -->"
 END = "<!-- measure_builds:end -->"
 
