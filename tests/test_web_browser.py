@@ -524,7 +524,8 @@ def test_compare_chart(pages: Pages, server: Server, size: str) -> None:
         page.select_option("#ui-lang", "he")  # the run is worded again in the new language
         page.wait_for_function("document.documentElement.lang === 'he'")
         again = page.text_content("#compare-progress")
-        assert "en: 100 לוחות 4x4" in again and "plansz" not in again
+        # values are isolated from the right-to-left text around them (FSI ... PDI)
+        assert "\u2068en\u2069: 100 לוחות \u20684x4\u2069" in again and "plansz" not in again
         assert page.text_content("#compare-table th") == "שפה"
     box = page.locator("#compare-chart").bounding_box()
     assert box["width"] <= page.viewport_size["width"]
@@ -597,6 +598,8 @@ def test_the_interface_follows_the_browsers_language_and_the_switch(pages: Pages
     assert page.text_content("#tab-play") == "Spielen" and page.get_attribute("html", "lang") == "de"
     game(page, server)
     assert "Punkte" in page.text_content("#play-score")
+    # Board languages are named in the interface language too (Intl.DisplayNames), with their codes.
+    assert page.eval_on_selector("#lang option[value=nl]", "o => o.textContent") == "Niederländisch (nl)"
     shot(page, "play-de-phone")
     page.select_option("#ui-lang", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
@@ -631,7 +634,10 @@ def test_right_to_left(pages: Pages, server: Server) -> None:
     assert a["x"] < b["x"]  # the board keeps its geometry: row 0, column 0 is top left
     word = pick_words(solved, 1)[0]
     drag_touch(page, word["path"])
-    assert f"+{word['points']}" in feedback(page, "found")
+    said = feedback(page, "found")
+    assert f"+{word['points']}" in said
+    assert f"\u2068{word['word']}\u2069" in said  # a Latin word isolated from the Hebrew around it
+    assert page.eval_on_selector("#lang option[value=en]", "o => o.textContent") == "אנגלית (en)"
     no_sideways_scroll(page)
     shot(page, "play-rtl")
 

@@ -77,7 +77,7 @@ function sizeText() {
 
 function fillLanguages() {
   $("lang").textContent = "";
-  for (const l of state.languages) $("lang").add(new Option(`${l.name} (${l.lang})`, l.lang));
+  for (const l of state.languages) $("lang").add(new Option("", l.lang));
   for (const s of state.scoring) $("scoring").add(new Option(s, s));
   const box = $("compare-langs");
   for (const l of state.languages) {
@@ -86,8 +86,20 @@ function fillLanguages() {
     input.type = "checkbox";
     input.value = l.lang;
     label.append(input, " " + l.lang);
-    label.title = l.name;
     box.appendChild(label);
+  }
+  nameLanguages();
+}
+
+// The board languages named in the interface language (Intl.DisplayNames), else by the library's name.
+function nameLanguages() {
+  for (const o of $("lang").options) {
+    const l = state.languages.find((x) => x.lang === o.value);
+    if (l) o.textContent = `${I18n.languageName(l.lang, l.name)} (${l.lang})`;
+  }
+  for (const label of $("compare-langs").querySelectorAll("label")) {
+    const l = state.languages.find((x) => x.lang === label.querySelector("input").value);
+    if (l) label.title = I18n.languageName(l.lang, l.name);
   }
 }
 
@@ -147,7 +159,7 @@ async function rollBoard() {
 function settingsSummary() {
   const l = currentLanguage();
   const rules = (state.view === "play" && state.game ? state.game.solved : state.solved)?.rules;
-  const parts = [l ? l.name : $("lang").value, sizeText(), $("lexicon").value];
+  const parts = [l ? I18n.languageName(l.lang, l.name) : $("lang").value, sizeText(), $("lexicon").value];
   if (rules) parts.push(rulesText(rules));
   $("settings-summary").textContent = parts.join(" · ");
 }
@@ -658,6 +670,7 @@ async function setInterfaceLanguage(code) {
   $("ui-lang").value = code;
   try { localStorage.setItem("boggle-i18n.ui", code); } catch { /* private mode */ }
   if (state.languages.length) {
+    nameLanguages();
     fillDice($("dice").value);
     fillLexicons($("lexicon").value);
   }
