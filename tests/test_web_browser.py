@@ -529,6 +529,9 @@ def test_compare_chart(pages: Pages, server: Server, size: str) -> None:
         assert page.text_content("#compare-table th") == "שפה"
     box = page.locator("#compare-chart").bounding_box()
     assert box["width"] <= page.viewport_size["width"]
+    # drawn for its width: on a phone a narrower viewBox, so its text is not scaled down below legibility
+    view_width = int(page.get_attribute("#compare-chart", "viewBox").split()[2])
+    assert view_width == (720 if size == "desktop" else 420) and box["width"] / view_width > 0.7
     no_sideways_scroll(page)
     shot(page, "compare" if size == "desktop" else "compare-phone", full=size != "desktop")
 

@@ -519,7 +519,10 @@ function showCompare(result) {
 // viewBox and scales to its box (style.css), so it fits a phone.
 function drawChart(langs) {
   const svg = $("compare-chart");
-  const W = 720, H = 320, L = 50, B = 30, T = 10, R = 130;
+  // Drawn for the width it will have: a phone gets a narrower viewBox, so its text is not scaled down to specks.
+  const room = $("view-compare").clientWidth || 720;
+  const W = room < 560 ? 420 : 720, H = room < 560 ? 300 : 320, L = 50, B = 30, T = 10, R = 130;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const top = Math.max(...langs.map((l) => Math.max(...l.scores)), 1);
   const bins = 20, width = Math.ceil((top + 1) / bins);
   const shares = langs.map((l) => {
@@ -539,7 +542,9 @@ function drawChart(langs) {
     const c = colours[k % colours.length];
     const pts = shares[k].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     out += `<polyline class="series" data-lang="${text(l.lang)}" fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`;
-    out += `<text x="${W - R + 10}" y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
+    // the legend reads in the page's direction (the plot itself keeps its axes: scores grow to the right)
+    const legend = I18n.rtl() ? `x="${W - 6}" direction="rtl"` : `x="${W - R + 10}"`;
+    out += `<text ${legend} y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
   });
   svg.innerHTML = out;
   svg.removeAttribute("hidden"); // an SVG element has no `hidden` property: the attribute is what CSS hides
