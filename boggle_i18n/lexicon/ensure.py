@@ -12,7 +12,7 @@ import os
 from collections.abc import Callable
 from pathlib import Path
 
-from ..errors import LexiconError, SourceError
+from ..errors import BoggleI18nError, LexiconError, SourceError
 from ..pipeline.recipe import Recipe, load_recipe
 from ..resources import data_dir
 from ..storage import check_writable_dir, store_dir
@@ -47,17 +47,14 @@ def ensure_lexicon(
         if on_build:
             on_build(name_in_store)
         return _build(name, store=store, progress=progress)
-    if recipe is not None and (built_with := stale_recipe(manifest_path, recipe)):
+    if recipe is not None and (why := stale_reason(manifest_path, recipe)):
         check_writable_dir(store_dir(store), "lexicon store")
         if on_build:
             on_build(name_in_store)
         try:
             return _build(name, store=store, progress=progress)
         except SourceError as exc:
-            raise LexiconError(
-                f"lexicon {name_in_store!r} was built from an older recipe (sha256 {built_with[:12]}, now "
-                f"{recipe.sha256[:12]}) and cannot be rebuilt: {exc}"
-            ) from None
+            raise LexiconError(f"lexicon {name_in_store!r} was {why} and cannot be rebuilt: {exc}") from None
     return Lexicon.load(name_in_store, store)
 
 
@@ -91,3 +88,45 @@ def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progres
     from .build import build_lexicon  # the pipeline: only when something is built
 
     return build_lexicon(name, store=store, progress=progress)
+
+
+def stale_letters(manifest_path: Path, recipe: Recipe) -> bool:
+    """Whether the recipe's language record now has another letter policy than the lexicon was built with.
+
+    A manifest from before the policy hash was recorded is compared by its spelling (units and
+    apart words), the part of the policy that solving reads back from the manifest.
+    """
+    from ..language.records import get_language  # the record: only when a built lexicon is checked
+
+    try:
+        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
+        if manifest.get("recipe", {}).get("name") != recipe.name:
+            return False  # stored under this name from another recipe (`--as`): left alone
+        language = get_language(recipe.language)
+    except (OSError, ValueError, AttributeError, BoggleI18nError):
+        return False  # missing or broken manifest (Lexicon.load reports it), or no such record
+    recorded = manifest.get("letter_policy_sha256")
+    if isinstance(recorded, str):
+        return recorded != language.policy_sha256
+    return bool(manifest.get("spelling", {"units": [], "apart": []}) != language.spelling.to_dict())
+
+
+def stale_reason(manifest_path: Path, recipe: Recipe) -> str | None:
+    """Why a built lexicon must be rebuilt before use (None when it is current)."""
+    if built_with := stale_recipe(manifest_path, recipe):
+        return f"built from an older recipe (sha256 {built_with[:12]}, now {recipe.sha256[:12]})"
+    if stale_letters(manifest_path, recipe):
+        return f"built under an older letter policy of language {recipe.language!r} (its record changed since)"
+    return None
+
+
+def lexicon_state(recipe: Recipe, store: str | os.PathLike[str] | None, built: bool) -> str:
+    """What `languages` and `lexicons` say of a recipe's lexicon: not built, built, or stale and why."""
+    if not built:
+        return "not built"
+    path = lexicon_paths(recipe.name, store)[1]
+    if stale_recipe(path, recipe):
+        return "stale (built from an older recipe)"
+    if stale_letters(path, recipe):
+        return "stale (built under an older letter policy)"
+    return "built"
