@@ -33,6 +33,7 @@ from .lexicon.store import Lexicon
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages
 from .pipeline.stages import STATEFUL, StageFn, _is_abbreviation
+from .spelling import spelling_of
 
 # The reason categories an answer can have, with the phrase the CLI prints (the web page has them translated).
 CATEGORIES = {
@@ -101,6 +102,7 @@ class Answer:
     found: bool
     normalised: str | None
     dropped: Dropped | None
+    length: int | None = None  # letters of `normalised` by the lexicon's spelling (Welsh `ll`, Korean keys: one each)
 
     @property
     def reason(self) -> str:
@@ -131,6 +133,7 @@ class Answer:
             "dropped_by": dropped,
             "reason": self.reason,
             "category": self.category,
+            "length": self.length,
         }
 
 
@@ -143,6 +146,7 @@ class WordChecker:
         recipe = _recipe_of(lexicon)
         self.specs = list(recipe.stages)
         self._fns: list[StageFn] = build_stages(self.specs, stage_context(recipe, get_language(recipe.language)))
+        self.spelling = spelling_of(lexicon)  # how the lexicon counts letters: a game's length rule asks it
 
     def trace(self, entry: str) -> tuple[str | None, Dropped | None]:
         """The entry through every stage: (word it becomes, None) or (None, the stage that dropped it).
@@ -166,12 +170,13 @@ class WordChecker:
         for form in dict.fromkeys((word, word.lower())):
             normalised, dropped = self.trace(form)
             if normalised is not None and normalised in self.lexicon:
-                return Answer(word, self.name, True, normalised, None)
+                return Answer(word, self.name, True, normalised, None, self.spelling.length(normalised))
             traced.append((normalised, dropped))
         # Not a word: the first form a stage dropped says why (`Madrid`: the capital rule), else
         # every form passed the stages and the source never had it.
         normalised, dropped = next(((n, d) for n, d in traced if d is not None), traced[-1])
-        return Answer(word, self.name, False, normalised, dropped)
+        length = self.spelling.length(normalised) if normalised is not None else None
+        return Answer(word, self.name, False, normalised, dropped, length)
 
 
 def _recipe_of(lexicon: Lexicon) -> Recipe:

@@ -97,7 +97,15 @@ def with_lexicon_info(result: SolveResult, lexicon: Lexicon) -> SolveResult:
 
 
 def solution_dict(selection: Selection, result: SolveResult) -> dict[str, Any]:
-    """The JSON document of a solved board: board and shape first, then language and dice set, then the result."""
+    """The JSON document of a solved board: board and shape first, then language and dice set, then the result.
+
+    Faces and words are as the lexicon stores them; `shown_grid` and each word's `shown` are how a reader
+    writes them (the language's capitals, Greek final ς, Korean syllables), for a face that prints them.
+    """
     data = result.to_dict()
+    language = selection.language
+    data["shown_grid"] = [[language.display_face(f) for f in row] for row in data["grid"]]
+    for word in data["words"]:
+        word["shown"] = language.display(word["word"])
     dice = selection.dice.id if selection.dice else None
-    return {**{k: data[k] for k in ("board", "rows", "cols")}, "lang": selection.language.code, "dice": dice, **data}
+    return {**{k: data[k] for k in ("board", "rows", "cols")}, "lang": language.code, "dice": dice, **data}

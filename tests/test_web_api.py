@@ -612,3 +612,16 @@ def test_ctrl_c_with_a_job_streaming_stops_cleanly(web_store: Path, tmp_path: Pa
     assert code == 0 and "Traceback" not in err and "ERROR" not in err, err
     assert time.monotonic() - started < 10
     assert "event: end" in rest and '"state": "stopped"' in rest
+
+
+def test_solve_and_lookup_say_how_words_and_faces_are_shown_and_counted(client: TestClient) -> None:
+    """The page prints what the library decides: `shown_grid` (the language's capitals: `Qu`), each word's
+    `shown` (Greek final ς, Korean syllables; English as stored), and lookup's `length` in the lexicon's letters,
+    which the game's too-short check uses (tests/test_languages.py covers Turkish İ, tests/test_hangul.py Korean)."""
+    solved = client.get("/api/solve", params={"board": "q.es/iter/nsab/tlod", "lang": "en"}).json()
+    assert solved["shown_grid"][0][:2] == ["Qu", "."] and solved["grid"][0][:2] == ["qu", ""]
+    assert all(w["shown"] == w["word"] for w in solved["words"]) and solved["words"]
+    kaas = client.get("/api/lookup", params={"word": "Kaas", "lang": "nl"}).json()
+    assert kaas["length"] == 4
+    short = client.get("/api/lookup", params={"word": "ka", "lang": "nl"}).json()
+    assert short["found"] is False and (short["category"] == "length" or short["length"] == 2)

@@ -194,7 +194,7 @@ function rulesText(rules) {
 function showSolved() {
   const s = state.solved;
   if (!s) return;
-  Board.render($("solve-board"), $("solve-path"), s.grid);
+  Board.render($("solve-board"), $("solve-path"), s.grid, s.shown_grid);
   const summary = $("solve-summary");
   summary.textContent = "";
   const strong = document.createElement("strong");
@@ -254,14 +254,14 @@ function fillList(ol, words) {
   ol.words = words;
   ol.innerHTML = words.map((w, i) =>
     `<li tabindex="0" data-i="${i}" data-word="${escapeHtml(w.word)}" data-path="${w.path.map(([r, c]) => `${r},${c}`).join(" ")}">` +
-    `<span class="w" dir="auto">${escapeHtml(w.word)}</span> <span class="pts">${w.points}</span></li>`).join("");
+    `<span class="w" dir="auto">${escapeHtml(w.shown || w.word)}</span> <span class="pts">${w.points}</span></li>`).join("");
 }
 
 function showWords() {
   const s = state.solved;
   if (!s) return;
   const filter = $("filter").value.trim().toLowerCase();
-  fillList($("words"), sortedWords(s.words).filter((w) => !filter || w.word.includes(filter)));
+  fillList($("words"), sortedWords(s.words).filter((w) => !filter || w.word.includes(filter) || (w.shown || "").includes(filter)));
 }
 
 // ------------------------------------------------------------------ play view
@@ -280,7 +280,7 @@ async function startGame(challenge) {
   $("play-minutes").value = minutes;
   const words = new Map(solved.words.map((w) => [w.word, w]));
   state.game = { solved, words, found: new Map(), score: 0, minutes, ends: Date.now() + minutes * 60000, timer: null, over: false, vs: challenge ? challenge.vs : null };
-  Board.render($("play-board"), $("play-path"), solved.grid);
+  Board.render($("play-board"), $("play-path"), solved.grid, solved.shown_grid);
   $("play-board").dataset.board = solved.board;
   for (const w of solved.warnings || []) say(t("warning", { message: w }), "warn");
   fillList($("play-found"), []);
@@ -326,7 +326,7 @@ function found(key, hit, path) {
   fillList($("play-found"), [hit, ...$("play-found").words]);
   Board.draw($("play-board"), $("play-path"), path || hit.path);
   showPlayScore();
-  feedback(t("feedback.found", { word: key, points: hit.points }), "found");
+  feedback(t("feedback.found", { word: hit.shown || key, points: hit.points }), "found");
 }
 
 // A word traced on the board (by dragging or tapping): always on the board; the same checks as a typed one.
@@ -334,12 +334,23 @@ async function guessPath(path) {
   const g = state.game;
   if (!g || g.over || !path.length) return;
   const word = Board.word($("play-board"), path);
-  $("play-current").textContent = Board.label(word);
-  if (g.found.has(word)) return feedback(t("feedback.already", { word }), "already");
-  if ([...word].length < g.solved.rules.min_length) return feedback(t("feedback.short", { word, min: g.solved.rules.min_length }), "short");
+  $("play-current").textContent = word;
+  if (g.found.has(word)) return feedback(t("feedback.already", { word: shown(g, word) }), "already");
   const hit = g.words.get(word);
   if (hit) return found(word, hit, path);
   return notAWord(word);
+}
+
+// A word as a reader writes it (the server's `shown`: Greek final ς, Korean syllables), else as stored.
+function shown(g, word) {
+  const hit = g.words.get(word);
+  return hit && hit.shown ? hit.shown : word;
+}
+
+// Too short for this game: by the lexicon's own count of letters (Welsh `ll` is one, Korean keys are
+// letters), which the server's lookup answers; a word the lexicon's length stage dropped is too short too.
+function tooShort(look, min) {
+  return look.category === "length" || (look.length !== null && look.length !== undefined && look.length < min);
 }
 
 // A typed word: in the game's words as typed, else as the lexicon's recipe normalises it (asked of the
@@ -350,8 +361,7 @@ async function guess(raw) {
   const word = raw.trim().toLowerCase().normalize("NFC");
   if (!word) return;
   const min = g.solved.rules.min_length;
-  if (g.found.has(word)) return feedback(t("feedback.already", { word }), "already");
-  if ([...word].length < min) return feedback(t("feedback.short", { word, min }), "short");
+  if (g.found.has(word)) return feedback(t("feedback.already", { word: shown(g, word) }), "already");
   if (g.words.has(word)) return found(word, g.words.get(word));
   let look;
   try {
@@ -360,8 +370,9 @@ async function guess(raw) {
     return feedback(t("error", { message: e.message }), "not-word");
   }
   if (g.over) return;
-  if (look.found && g.found.has(look.key)) return feedback(t("feedback.already", { word: look.key }), "already");
+  if (look.found && g.found.has(look.key)) return feedback(t("feedback.already", { word: shown(g, look.key) }), "already");
   if (look.found && g.words.has(look.key)) return found(look.key, g.words.get(look.key));
+  if (tooShort(look, min)) return feedback(t("feedback.short", { word, min }), "short");
   if (look.found) return feedback(t("feedback.not_on_board", { word }), "not-on-board");
   return feedback(t("feedback.not_word", { word, reason: t("reason." + look.category) }), "not-word");
 }
@@ -370,6 +381,9 @@ async function notAWord(word) {
   const g = state.game;
   try {
     const look = await lookUpWord(word, g.solved);
+    if (g.over) return;
+    if (tooShort(look, g.solved.rules.min_length)) return feedback(t("feedback.short", { word, min: g.solved.rules.min_length }), "short");
+    if (look.found) return feedback(t("feedback.not_on_board", { word }), "not-on-board");
     feedback(t("feedback.not_word", { word, reason: t("reason." + look.category) }), "not-word");
   } catch (e) {
     feedback(t("error", { message: e.message }), "not-word");
@@ -768,7 +782,7 @@ async function main() {
   $("play-form").addEventListener("submit", guard(async () => { const v = $("play-input").value; $("play-input").value = ""; await guess(v); }));
   state.tracer = Board.trace($("play-board"), $("play-path"), {
     enabled: () => Boolean(state.game && !state.game.over),
-    change: (path) => { $("play-current").textContent = path.length ? Board.label(Board.word($("play-board"), path)) : ""; },
+    change: (path) => { $("play-current").textContent = path.length ? Board.word($("play-board"), path) : ""; },
     submit: (path) => guessPath(path).catch(sayError),
   });
   $("word-form").addEventListener("submit", guard(lookUp));

@@ -7,8 +7,9 @@ const Board = {
     return face ? face.charAt(0).toUpperCase() + face.slice(1) : "";
   },
 
-  // Fill `el` with one cell per face of `grid` (rows of faces); --cols sizes the cells to the viewport (style.css).
-  render(el, svg, grid) {
+  // Fill `el` with one cell per face of `grid` (rows of faces), each printed as `shown` has it (the server's
+  // `shown_grid`: the language's own capitals, Turkish i -> İ), else capitalised; --cols sizes the cells (style.css).
+  render(el, svg, grid, shown) {
     el.textContent = "";
     const rows = grid.length, cols = rows ? grid[0].length : 0;
     el.style.gridTemplateColumns = `repeat(${cols}, var(--cell))`;
@@ -21,7 +22,7 @@ const Board = {
       cell.className = "cell" + (face ? "" : " blank") + (face.length > 1 ? " multi" : "");
       cell.dataset.r = r;
       cell.dataset.c = c;
-      cell.textContent = Board.label(face);
+      cell.textContent = shown && shown[r] && face ? shown[r][c] : Board.label(face);
       el.appendChild(cell);
     }));
     Board.clear(el, svg);
