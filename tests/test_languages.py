@@ -86,6 +86,19 @@ def test_record_errors_name_file_and_field(tmp_path: Path) -> None:
         _load(path)
 
 
+def test_a_record_is_found_by_its_file_name(tmp_path: Path) -> None:
+    """`get_language` reads only the asked code's file, so a record whose code is not its file's name is refused,
+    and an unknown code names the known ones without reading any record."""
+    path = tmp_path / "xx.toml"
+    path.write_text('code = "yy"\nname = "X"\nvowels = "a"\nmin_length = 3\nscoring = "classic-4x4"\n'
+                    'boards = "distribution"\n', encoding="utf-8")  # fmt: skip
+    with pytest.raises(LanguageError, match="code 'yy' is not its file's name"):
+        _load(path)
+    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, ar, "):
+        get_language("zz")
+    assert get_language(" NL ") is languages()["nl"]
+
+
 def test_every_dice_face_is_in_its_language_alphabet() -> None:
     """A die face no word of the language can use would be dead: every face's letters are in the alphabet."""
     for ds in dice_sets().values():

@@ -1,8 +1,10 @@
 """Load a lexicon, building it first when it is missing or its recipe changed.
 
-Kept apart from build.py so that loading a built lexicon (every `solve`) imports only the
-recipe parser, never the sources, stages and runner a build needs: those load when a
-build actually starts.
+Kept apart from build.py so that loading a built lexicon (every `solve`) never imports the
+sources, stages and runner a build needs: those load when a build actually starts. A
+lexicon built from the recipe as it is now is told apart by the hash of the recipe's merged
+content alone (`pipeline/recipe_files.py`), so the schema and its checks load only for a
+lexicon that is missing or stale.
 """
 
 from __future__ import annotations
@@ -11,12 +13,16 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from ..errors import LexiconError, SourceError
-from ..pipeline.recipe import Recipe, load_recipe
+from ..errors import LexiconError, RecipeError, SourceError
+from ..pipeline.recipe_files import content_sha256, merged_recipe
 from ..resources import data_dir
 from ..storage import check_writable_dir, store_dir
-from .store import Lexicon, lexicon_name, lexicon_paths
+from .store import NAME_RE, Lexicon, lexicon_name, lexicon_paths
+
+if TYPE_CHECKING:
+    from ..pipeline.recipe import Recipe
 
 Progress = Callable[[str], None]
 
@@ -39,6 +45,9 @@ def ensure_lexicon(
         return Lexicon.load(name)  # a trie file by path: nothing to build
     if not name.endswith(".toml"):
         name = lexicon_name(name)
+    current = _current_build(name, store)
+    if current is not None:
+        return Lexicon.load(current, store)
     recipe = _recipe_or_none(name)
     name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
@@ -61,13 +70,49 @@ def ensure_lexicon(
     return Lexicon.load(name_in_store, store)
 
 
+def _recipe_file(name: str) -> Path | None:
+    """The recipe file a lexicon name refers to: a `.toml` path, or a shipped recipe's (None for `--as` names)."""
+    if name.endswith(".toml"):
+        return Path(name)
+    path = data_dir("pipelines") / f"{name}.toml"
+    return path if path.is_file() else None
+
+
+def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | None:
+    """The store name of lexicon `name` if it is built from its recipe exactly as the recipe is now, else None.
+
+    The recipe's merged content is read and hashed, not checked field by field: it was checked when
+    this very content was built. Anything else (no recipe, not built, built from other content, a
+    recipe that does not read) is None, and `ensure_lexicon` takes its full path, which says why.
+    """
+    path = _recipe_file(name)
+    if path is None or not path.is_file():
+        return None
+    try:
+        raw, _ = merged_recipe(path)
+    except RecipeError:
+        return None
+    stored = raw.get("name")
+    if not isinstance(stored, str) or not NAME_RE.fullmatch(stored):
+        return None
+    try:
+        manifest = json.loads(lexicon_paths(stored, store)[1].read_text(encoding="utf-8"))
+        recorded = manifest.get("recipe_sha256")
+        recorded_name = manifest.get("recipe", {}).get("name")
+    except (OSError, ValueError, AttributeError):
+        return None
+    if recorded_name != stored or recorded != content_sha256(raw):
+        return None
+    return stored
+
+
 def _recipe_or_none(name: str) -> Recipe | None:
     """The recipe a lexicon name refers to: a `.toml` path, or a shipped recipe of that name (None for `--as` names)."""
-    if name.endswith(".toml"):
-        return load_recipe(name)
-    if (data_dir("pipelines") / f"{name}.toml").is_file():
-        return load_recipe(name)
-    return None
+    if _recipe_file(name) is None:
+        return None
+    from ..pipeline.recipe import load_recipe  # the schema: only for a lexicon not built from its current recipe
+
+    return load_recipe(name)
 
 
 def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
