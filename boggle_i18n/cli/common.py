@@ -153,7 +153,7 @@ def _one_line_each(values: list[Any]) -> list[str]:
     if len(values) > 1 and (kinds == {dict} or kinds == {list}) and all(values):
         opening, closing = ("{", "}") if kinds == {dict} else ("[", "]")
         gap = f"{closing}, {opening}"
-        text = json.dumps(values, ensure_ascii=False)
+        text = json.dumps(values, ensure_ascii=False, check_circular=False)  # data, not a graph: no cycles
         if text.count(gap) == len(values) - 1:
             parts = text[2:-2].split(gap)
             return [opening + part + closing for part in parts]
