@@ -57,8 +57,8 @@ class Scoring:
             )
         if self.beyond is not None:
             # The rule is linear in the length, so its least and greatest points are at the two ends.
-            lengths = range(self.beyond.from_length, MAX_LENGTH + 1)
-            beyond = [self.points(lengths[0]), self.points(lengths[-1])] if lengths else []
+            ends = range(self.beyond.from_length, MAX_LENGTH + 1)
+            beyond = [self.points(ends[0]), self.points(ends[-1])] if ends else []
             if beyond and min(beyond) < 0:
                 raise ScoringError(f"scoring {name!r}: its rule beyond the table gives negative points")
             if beyond and max(beyond) > MAX_POINTS:
