@@ -168,32 +168,35 @@ def notation_rates(
     """`score --workers 1` end to end per notation and kind of board, beside the engine and the Python baseline."""
     n = len(next(iter(kinds.values())))
     print(f"\nboggle-i18n score --workers 1, whole process, {n:,} 4x4 boards a file, by notation (median of {repeat}):")
+    print("load average (1, 5, 15 min) at the start: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
     print(f"{'boards':16} {'notation':11} {'boards/s':>10} {'x bare':>7} {'x engine':>9} {'x prefix-set':>12}  score")
     for kind, boards in kinds.items():
         files = {}
         for name in ("bare", "/", "spaces", "/ and [qu]"):
             files[name] = Path(tmp) / f"{kind.split()[0]}-{len(files)}.txt"
             files[name].write_text("".join(notations(f, 4)[name] + "\n" for f in boards))
-        engine, _ = run_child([store, "en-enable2k", "fast", str(files["bare"]), "16", str(repeat)])
         some = boards[:1000]
         base = len(some) / median_time(
             lambda some=some: [prefix_solver(words, prefixes, f, 4, points) for f in some], repeat
         )
         run_score(store, "en-enable2k", files["bare"], 1)  # the page cache warm
         runs: dict[str, list[tuple[float, float, str]]] = {name: [] for name in files}
-        for _ in range(repeat):  # alternating, so the machine's load falls on every notation alike
+        engine_rates = []
+        for _ in range(repeat):  # alternating, so the machine's load falls on the engine and every notation alike
+            engine, _ = run_child([store, "en-enable2k", "fast", str(files["bare"]), "16", "1"])
+            engine_rates.append(engine["boards_per_s"])
             for name, path in files.items():
                 runs[name].append(run_score(store, "en-enable2k", path, 1))
         rates = {name: n / statistics.median(r[0] for r in got) for name, got in runs.items()}
+        in_process = statistics.median(engine_rates)
         for name, rate in rates.items():
             print(
                 f"{kind:16} {name:11} {rate:>10,.0f} {rate / rates['bare']:>7.2f} "
-                f"{rate / engine['boards_per_s']:>9.2f} {rate / base:>12.1f}  {runs[name][0][2]}"
+                f"{rate / in_process:>9.2f} {rate / base:>12.1f}  {runs[name][0][2]}"
             )
-        print(
-            f"{kind:16} {'(engine)':11} {engine['boards_per_s']:>10,.0f}   in process, score_codes on the same boards"
-        )
+        print(f"{kind:16} {'(engine)':11} {in_process:>10,.0f}   in process, score_codes on the same boards")
         print(f"{kind:16} {'(prefix-set)':11} {base:>10,.0f}   plain Python baseline, in process, 1,000 of them")
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tuple[float, float, str]:
