@@ -153,6 +153,15 @@ def test_rule_without_condition_field_matches_any_stem(tmp_path: Path) -> None:
     assert forms(write_pair(tmp_path, aff, ["makan/a0"])) == {"makan", "makanan", "makananlah"}
 
 
+def test_rule_with_a_condition_for_its_affix_is_left_out(tmp_path: Path) -> None:
+    """hunspell-kk writes `SFX x у [аоуұыэ]ву` (the affix field missing): every form it would make holds
+    brackets (268,212 of Kazakh's), so the rule is skipped and recorded, the well-formed one kept."""
+    aff = "SET UTF-8\nSFX x Y 2\nSFX x у [аоуұыэ]ву\nSFX x у ып [аоуұыэ]ву\n"
+    dic = write_pair(tmp_path, aff, ["абайлаву/x"])
+    assert forms(dic) == {"абайлаву", "абайлавып"}
+    assert parse_aff(tmp_path / "t.aff").skipped == ["SFX x у [аоуұыэ]ву"]
+
+
 def test_form_reader_streams_lines(tmp_path: Path) -> None:
     dic = write_pair(tmp_path, LONG, ["read/BbUn", "fly/Aa"])
     reader = FormReader(expand(dic))

@@ -270,6 +270,48 @@ def test_welsh_digraph_is_one_face_both_ways(debian_store: Path) -> None:
     assert "dangos" not in _solve("cy", "da/[ng]o/s.", debian_store)
 
 
+def test_bosnian_digraphs_are_one_face_both_ways(debian_store: Path) -> None:
+    """lj is one letter of Bosnian: `ljudi` needs the [lj] face and counts 4 letters, an l and a j face never
+    spell it; `injekcija` meets n and j across a loanword's parts (the record's in|jek), so two faces spell it
+    and [nj] never does."""
+    system_list("bs")
+    if not (debian_store / "bs.json").is_file():
+        build_lexicon("bs", store=debian_store, download=False)
+    words = json.loads(_solve("bs", "[lj]u/id", debian_store, "--json"))["words"]
+    assert {"word": "ljudi", "length": 4} in [{"word": w["word"], "length": w["length"]} for w in words]
+    assert "ljudi" not in _solve("bs", "lu/jd/i.", debian_store).split()
+    assert "injekcija" in _solve("bs", "inj/cke/ija", debian_store).split()
+    assert "injekcija" not in _solve("bs", "i[nj]e/.ck/aji", debian_store).split()
+
+
+def test_turkish_dotted_and_dotless_i_are_two_faces(debian_store: Path) -> None:
+    """kız takes the dotless ı face, never the dotted i; the grid prints them as I and İ (Turkish capitals)."""
+    system_list("tr")
+    if not (debian_store / "tr.json").is_file():
+        build_lexicon("tr", store=debian_store, download=False)
+    text = _solve("tr", "kı/.z", debian_store)
+    assert text.startswith("K I\n. Z\n") and "kız" in text.split()
+    dotted = _solve("tr", "ki/.z", debian_store)
+    assert dotted.startswith("K İ\n. Z\n") and "kız" not in dotted.split()
+
+
+def test_every_korean_word_shows_as_syllables_and_back(debian_store: Path) -> None:
+    """Each word of the real ko lexicon (stored as keystroke jamo) composes into syllable blocks, and those
+    blocks spell the same keys again: display never loses or guesses a letter."""
+    import unicodedata
+
+    system_list("ko")
+    if not (debian_store / "ko.json").is_file():
+        build_lexicon("ko", store=debian_store, download=False)
+    ko = get_language("ko")
+    fold = dict(ko.fold)
+    words = list(Lexicon.load("ko", debian_store).words_with_prefix(""))
+    shown = [ko.display(w) for w in words]
+    assert all(0xAC00 <= ord(c) <= 0xD7A3 for s in shown for c in s)
+    assert ["".join(fold.get(c, c) for c in unicodedata.normalize("NFD", s)) for s in shown] == words
+    assert "ㄴㅏㄹㅏ ㅅㅏㄹㅏㅁ".split() == [w for w in words if ko.display(w) in ("나라", "사람")]
+
+
 def test_armenian_u_is_one_face(debian_store: Path) -> None:
     """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
     system_list("hy")

@@ -189,6 +189,56 @@ def test_languages_command_flags_a_stale_lexicon(built_store: Path, tmp_path: Pa
     assert es["lexicons"][0]["state"].startswith("stale")
 
 
+def test_a_changed_letter_policy_makes_a_lexicon_stale(built_store: Path, tmp_path: Path) -> None:
+    """A lexicon built under another letter policy of its language (say, before Croatian's lj became one
+    letter) is stale: by the recorded policy hash, or for an older manifest without it, by its spelling."""
+    from boggle_i18n.lexicon.ensure import stale_reason
+
+    store = tmp_path / "store"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+    path = store / "es.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    recipe = load_recipe(manifest["recipe"]["name"])
+    assert manifest["letter_policy_sha256"] == get_language("es").policy_sha256
+    assert stale_reason(path, recipe) is None
+    path.write_text(json.dumps(dict(manifest, letter_policy_sha256="0" * 64)), encoding="utf-8")
+    assert "older letter policy of language 'es'" in str(stale_reason(path, recipe))
+    data = json.loads(CliRunner().invoke(app, ["languages", "--json", "--store", str(store)]).stdout)
+    (es,) = [e for e in data if e["lang"] == "es"]
+    assert es["lexicons"][0]["state"] == "stale (built under an older letter policy)"
+    listed = json.loads(CliRunner().invoke(app, ["lexicons", "--json", "--store", str(store)]).stdout)
+    assert [r["state"] for r in listed["recipes"] if r["name"] == "es"] == [es["lexicons"][0]["state"]]
+    old = {k: v for k, v in manifest.items() if k != "letter_policy_sha256"}
+    path.write_text(json.dumps(old), encoding="utf-8")
+    assert stale_reason(path, recipe) is None  # no hash recorded, same (plain) spelling
+    path.write_text(json.dumps(dict(old, spelling={"units": ["ch"], "apart": []})), encoding="utf-8")
+    assert stale_reason(path, recipe) is not None
+
+
+def test_loading_a_current_lexicon_skips_the_recipe_schema_but_not_the_staleness_rules(
+    built_store: Path, tmp_path: Path
+) -> None:
+    """`ensure_lexicon` loads a lexicon built from its recipe and letter policy as they are now by hashes alone;
+    one built from another recipe or under another letter policy takes the full path (which rebuilds it)."""
+    from boggle_i18n.lexicon.ensure import _current_build
+
+    store = tmp_path / "store"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+    path = store / "es.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert _current_build("es", store) == "es"
+    assert _current_build("es-nope", store) is None  # no such recipe
+    for stale in ({"letter_policy_sha256": "0" * 64}, {"recipe_sha256": "0" * 64}, {"recipe": {"name": "x"}}):
+        path.write_text(json.dumps(dict(manifest, **stale)), encoding="utf-8")
+        assert _current_build("es", store) is None, stale
+    path.write_text("[]", encoding="utf-8")
+    assert _current_build("es", store) is None
+
+
 # --- a missing Debian list ----------------------------------------------------------------
 
 
@@ -324,3 +374,14 @@ def test_recipe_policy_on_anchor_entries(name: str) -> None:
     for raw, expected in ANCHORS[name]:
         got = list(StageRun(recipe.stages, context).words([raw]))  # a fresh run: dedupe starts empty
         assert got == ([expected] if expected else []), (name, raw)
+
+
+def test_faces_print_in_the_languages_own_capitals() -> None:
+    """A face is printed capitalised by the record's case pairs: Turkish i -> İ and ı -> I (Unicode's
+    default would print both as I), every other language as Unicode capitalises (qu -> Qu, ß stays)."""
+    from boggle_i18n.board.board import Board
+
+    tr = get_language("tr")
+    assert [tr.display_face(f) for f in ("i", "ı", "ş", "")] == ["İ", "I", "Ş", "."]
+    assert [get_language("de").display_face(f) for f in ("i", "ß", "qu")] == ["I", "ß", "Qu"]
+    assert Board(2, 2, ("k", "ı", "i", "z")).grid(tr.display_face) == "K I\nİ Z"

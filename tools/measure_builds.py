@@ -27,7 +27,11 @@ from doc_section import replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
-LOCAL_SOURCES = {"en": SHARED / "en-enable1.txt", "en-enable2k": SHARED / "en-enable2k.txt"}
+LOCAL_SOURCES = {
+    "en": SHARED / "en-enable1.txt",
+    "en-common": SHARED / "en-enable1.txt",
+    "en-enable2k": SHARED / "en-enable2k.txt",
+}
 START = "<!-- measure_builds:start -->"
 END = "<!-- measure_builds:end -->"
 
@@ -59,19 +63,21 @@ def measure(name: str, store: Path) -> dict | None:
             print(f"{name}: {err.read().decode().strip()}", file=sys.stderr)
             return None
     manifest = json.loads(out)
-    return {"manifest": manifest, "seconds": seconds, "peak_mib": usage.ru_maxrss / 1024}
+    cpu = usage.ru_utime + usage.ru_stime
+    return {"manifest": manifest, "seconds": seconds, "cpu": cpu, "peak_mib": usage.ru_maxrss / 1024}
 
 
 def table(rows: list[dict]) -> str:
-    head = "| recipe | language | status | source (package version) | raw entries | words | build s | peak MiB |"
-    lines = [head, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: |"]
+    head = "| recipe | language | status | source (package version) | raw entries | words | build s | CPU s | peak MiB"
+    head += " |"
+    lines = [head, "| --- | --- | --- | --- | ---: | ---: | ---: | ---: | ---: |"]
     for row in rows:
         m = row["manifest"]
         src = m["source"]
         pkg = f"{src['package']} {src['version']}" if src.get("package") else f"{src['name']} ({src['kind']})"
         lines.append(
             f"| `{m['name']}` | {m['language']} | {m.get('status', '')} | {pkg} | {m['raw_entries']:,} | "
-            f"{m['word_count']:,} | {row['seconds']:.1f} | {row['peak_mib']:.0f} |"
+            f"{m['word_count']:,} | {row['seconds']:.1f} | {row['cpu']:.1f} | {row['peak_mib']:.0f} |"
         )
     return "\n".join(lines)
 
@@ -110,15 +116,17 @@ def main() -> None:
             if result is None:
                 print(f"{name}: skipped (no source)", file=sys.stderr)
                 continue
-            print(f"{name}: {result['seconds']:.1f} s, {result['peak_mib']:.0f} MiB", file=sys.stderr)
+            took = f"{result['seconds']:.1f} s, {result['cpu']:.1f} CPU s, {result['peak_mib']:.0f} MiB"
+            print(f"{name}: {took}", file=sys.stderr)
             rows.append(result)
     cpu = platform.processor() or platform.machine()
     body = (
         f"Measured by `python tools/measure_builds.py --write docs/languages.md` on {time.strftime('%Y-%m-%d')}, "
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}), one build at a time, each in its own "
         f"process (peak RSS from `wait4`); load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} "
-        "after (other work on the machine slows the times, not the memory). Wall time includes start-up "
-        "(about 0.3 s).\n\n"
+        "after (other work on the machine slows the wall times, not the memory). Wall time includes start-up "
+        "(about 0.3 s); CPU s is the build process's own user + system time (from `wait4`), what a build "
+        "costs on an idle core whatever else runs (a build is one process, one thread).\n\n"
         + table(rows)
         + "\n\nWhat each stage did (stages that dropped, changed or saved nothing are left out):\n\n"
         + effects(rows)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 
@@ -49,9 +50,12 @@ class Board:
         )
         return text + "/" if self.rows == 1 and self.cols > 1 else text
 
-    def grid(self) -> str:
-        """The board as aligned rows of capitalised faces, blanks shown as `.`."""
-        shown = [display_face(f) for f in self.faces]
+    def grid(self, show: Callable[[str], str] | None = None) -> str:
+        """The board as aligned rows of capitalised faces, blanks shown as `.`.
+
+        `show` prints one face (a language's `display_face`, for case pairs like Turkish `i` -> `İ`).
+        """
+        shown = [(show or display_face)(f) for f in self.faces]
         width = max(len(s) for s in shown)
         return "\n".join(
             " ".join(s.ljust(width) for s in shown[r * self.cols : (r + 1) * self.cols]).rstrip()

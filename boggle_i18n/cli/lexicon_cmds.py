@@ -12,6 +12,7 @@ import typer
 from ..board.dice import dice_sets
 from ..housekeeping import cache_bytes
 from ..language.records import get_language, languages
+from ..lexicon.ensure import lexicon_state
 from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_name, lexicon_paths, scan_store
 from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
@@ -190,6 +191,7 @@ def lexicons_cmd(
     recipes = [load_recipe(n) for n in recipe_names()]
     entries = scan_store(store)
     built = {e.name for e in entries if e.manifest is not None}
+    states = {r.name: lexicon_state(r, store, r.name in built) for r in recipes}
     if json_out:
         emit(
             to_json(
@@ -203,6 +205,7 @@ def lexicons_cmd(
                             "licence": r.licence,
                             "source": r.source.name,
                             "built": r.name in built,
+                            "state": states[r.name],
                         }
                         for r in recipes
                     ],
@@ -215,7 +218,7 @@ def lexicons_cmd(
     width = max([len(r.name) for r in recipes] + [len(e.name) for e in entries])
     lines = ["Recipes (boggle-i18n build-lexicon NAME):"]
     for r in recipes:
-        mark = "built" if r.name in built else "     "
+        mark = states[r.name].split(" (")[0].ljust(5) if r.name in built else "     "
         lines.append(f"  {r.name.ljust(width)}  {r.language}  {mark}  {r.description}")
     lines.append("")
     lines.append(f"Built lexicons in {store_dir(store)}:")

@@ -10,6 +10,7 @@ import typer
 from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
+from ..language.records import get_language
 from ..language.selection import select
 from ..limits import check, clip
 from ..storage import check_output
@@ -121,4 +122,5 @@ def random_cmd(
         emit(to_json({**rolled.to_dict(), "again": again(rolled)}), output)
     else:
         board = rolled.board
-        emit(f"{board.grid()}\n\n{board.notation()}\n{describe(rolled)}\nagain: {again(rolled)}", output)
+        grid = board.grid(get_language(rolled.language).display_face)
+        emit(f"{grid}\n\n{board.notation()}\n{describe(rolled)}\nagain: {again(rolled)}", output)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import shutil
 import textwrap
+from collections.abc import Callable
 
 from ..board.board import Board, display_face
 from ..language.records import Language, get_language
@@ -37,10 +38,10 @@ def counted(n: int, noun: str, plural: str | None = None, grouped: bool = True) 
     return f"{number} {noun if n == 1 else plural or noun + 's'}"
 
 
-def draw_path(board: Board, word: FoundWord) -> str:
-    """The grid with the path's step numbers in its cells and dots elsewhere."""
+def draw_path(board: Board, word: FoundWord, show: Callable[[str], str] = display_face) -> str:
+    """The grid with the path's step numbers in its cells and dots elsewhere (`show` prints a face)."""
     steps = {cell: i for i, cell in enumerate(word.path, 1)}
-    faces = [display_face(f) for f in board.faces]
+    faces = [show(f) for f in board.faces]
     width = max(max(len(f) for f in faces), len(str(len(word.path))))
     lines = []
     for r in range(board.rows):
@@ -65,8 +66,9 @@ def render_result(result: SolveResult, paths: bool = False, lang: str | None = N
     language = _language(lang)
     rtl = language is not None and language.direction == "rtl"
     shown = language.display if language is not None else str
+    face = language.display_face if language is not None else display_face
     out = [
-        rtl_grid(board.grid()) if rtl else board.grid(),
+        rtl_grid(board.grid(face)) if rtl else board.grid(face),
         "",
         f"board {board.notation()} ({board.rows}x{board.cols}){played}",
         f"lexicon {result.lexicon}{count}; min {counted(rules.min_length, 'letter')}; "
@@ -91,7 +93,7 @@ def render_result(result: SolveResult, paths: bool = False, lang: str | None = N
             out.append(
                 f"{isolate(shown(w.word), 'rtl' if rtl else 'ltr')}: {w.points} point{'s' if w.points != 1 else ''}"
             )
-            out.append(draw_path(result.board, w))
+            out.append(draw_path(result.board, w, face))
     out.append("")
     out.append(f"searched {result.nodes:,} nodes in {result.seconds * 1000:.1f} ms ({result.engine} engine)")
     return "\n".join(out)

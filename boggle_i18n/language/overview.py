@@ -5,8 +5,8 @@ from __future__ import annotations
 import os
 from typing import Any
 
-from ..lexicon.ensure import stale_recipe
-from ..lexicon.store import built_lexicons, lexicon_paths
+from ..lexicon.ensure import lexicon_state
+from ..lexicon.store import built_lexicons
 from ..pipeline.recipe import load_recipe, recipe_names
 from .records import Language, languages
 
@@ -15,10 +15,7 @@ def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.
     """One recipe of a language: its source package and whether (and how freshly) it is built."""
     recipe = load_recipe(name)
     manifest = built.get(name)
-    state = "not built"
-    if manifest is not None:
-        stale = stale_recipe(lexicon_paths(name, store)[1], recipe)
-        state = "stale (built from an older recipe)" if stale else "built"
+    state = lexicon_state(recipe, store, manifest is not None)
     return {
         "name": name,
         "state": state,

@@ -8,6 +8,8 @@ dice set or from a letter distribution derived from the built lexicon.
 
 from __future__ import annotations
 
+import hashlib
+import json
 import tomllib
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -15,6 +17,7 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
+from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
@@ -61,16 +64,50 @@ class Language:
     apart: tuple[str, ...] = ()  # spellings where such letters are two (Welsh dan|gos)
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
     finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
+    compose: str = ""  # how stored letters combine when shown: "hangul" (keystroke jamo -> syllable blocks)
 
     def display(self, word: str) -> str:
-        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter)."""
+        """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter),
+        Korean keys composed into syllable blocks (boggle_i18n/hangul.py)."""
+        if self.compose == "hangul":
+            from ..hangul import compose
+
+            word = compose(word)
         last = self.finals.get(word[-1:]) if word else None
         return word[:-1] + last if last else word
+
+    def display_face(self, face: str) -> str:
+        """A face as printed on a die, capitalised by the language's own case pairs (Turkish `i` -> `İ`, `ı` -> `I`)."""
+        upper = next((u for u, low in self.lower.items() if low == face[:1] and len(u) == 1), None) if face else None
+        return upper + face[1:] if upper else display_face(face)
 
     @property
     def spelling(self) -> Spelling:
         """How this language's words split into letters (the one rule, boggle_i18n/spelling.py)."""
         return spelling(self.units, self.apart)
+
+    @property
+    def policy_sha256(self) -> str:
+        """Hash of the letter policy a build takes from this record (the stages' defaults and the spelling).
+
+        A lexicon records it, so editing a record's letters (a new unit, a fold, the alphabet) marks
+        the lexicons built under the old policy stale, as editing their recipe does.
+        """
+        policy = {
+            "alphabet": self.alphabet,
+            "units": list(self.units),
+            "apart": list(self.apart),
+            "fold": dict(sorted(self.fold.items())),
+            "lower": dict(sorted(self.lower.items())),
+            "case": self.case,
+            "vowels": self.vowels,
+            "dice": list(self.dice),
+            "min_length": self.min_length,
+            "max_length": self.max_length,
+            "wordfreq": self.wordfreq,
+        }
+        canon = json.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""
@@ -130,6 +167,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "apart": (list,),
     "lower": (dict,),
     "finals": (dict,),
+    "compose": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -138,6 +176,7 @@ _CHOICES = {
     "status": STATUSES,
     "bare_q": ("q", "qu"),
     "direction": DIRECTIONS,
+    "compose": ("hangul",),
 }
 
 
@@ -219,6 +258,7 @@ def _load(path: Path) -> Language:
         apart=tuple(raw.get("apart", ())),
         lower=dict(raw.get("lower", {})),
         finals=dict(raw.get("finals", {})),
+        compose=raw.get("compose", ""),
     )
 
 

@@ -97,6 +97,7 @@ def _manifest(
         "attribution": recipe.attribution,
         "recipe": recipe.raw,
         "recipe_sha256": recipe.sha256,
+        "letter_policy_sha256": language.policy_sha256,
         "stages": [r.to_dict() for r in reports],
         "raw_entries": reports[0].entries_in if reports else stats.count,
         "word_count": stats.count,

@@ -2,9 +2,10 @@
 
 Kept apart from build.py so that loading a built lexicon (every `solve`) never imports the
 sources, stages and runner a build needs: those load when a build actually starts. A
-lexicon built from the recipe as it is now is told apart by the hash of the recipe's merged
-content alone (`pipeline/recipe_files.py`), so the schema and its checks load only for a
-lexicon that is missing or stale.
+lexicon built from the recipe as it is now, under its language's letter policy as it is now,
+is told apart by the hash of the recipe's merged content (`pipeline/recipe_files.py`) and
+the record's policy hash, so the recipe schema and its checks load only for a lexicon that
+is missing or stale.
 """
 
 from __future__ import annotations
@@ -13,9 +14,9 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
-from ..errors import LexiconError, RecipeError, SourceError
+from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
 from ..pipeline.recipe_files import content_sha256, merged_recipe
 from ..resources import data_dir
 from ..storage import check_writable_dir, store_dir
@@ -56,17 +57,14 @@ def ensure_lexicon(
         if on_build:
             on_build(name_in_store)
         return _build(name, store=store, progress=progress)
-    if recipe is not None and (built_with := stale_recipe(manifest_path, recipe)):
+    if recipe is not None and (why := stale_reason(manifest_path, recipe)):
         check_writable_dir(store_dir(store), "lexicon store")
         if on_build:
             on_build(name_in_store)
         try:
             return _build(name, store=store, progress=progress)
         except SourceError as exc:
-            raise LexiconError(
-                f"lexicon {name_in_store!r} was built from an older recipe (sha256 {built_with[:12]}, now "
-                f"{recipe.sha256[:12]}) and cannot be rebuilt: {exc}"
-            ) from None
+            raise LexiconError(f"lexicon {name_in_store!r} was {why} and cannot be rebuilt: {exc}") from None
     return Lexicon.load(name_in_store, store)
 
 
@@ -82,8 +80,9 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
     """The store name of lexicon `name` if it is built from its recipe exactly as the recipe is now, else None.
 
     The recipe's merged content is read and hashed, not checked field by field: it was checked when
-    this very content was built. Anything else (no recipe, not built, built from other content, a
-    recipe that does not read) is None, and `ensure_lexicon` takes its full path, which says why.
+    this very content was built. Anything else (no recipe, not built, built from other content or
+    under another letter policy, a recipe that does not read) is None, and `ensure_lexicon` takes
+    its full path, which says why.
     """
     path = _recipe_file(name)
     if path is None or not path.is_file():
@@ -92,18 +91,28 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
         raw, _ = merged_recipe(path)
     except RecipeError:
         return None
-    stored = raw.get("name")
-    if not isinstance(stored, str) or not NAME_RE.fullmatch(stored):
+    stored, language = raw.get("name"), raw.get("language")
+    if not isinstance(stored, str) or not NAME_RE.fullmatch(stored) or not isinstance(language, str):
         return None
+    manifest = _manifest(lexicon_paths(stored, store)[1])
+    if manifest is None or _recorded_recipe(manifest) != (stored, content_sha256(raw)):
+        return None
+    return None if _letters_differ(manifest, language) else stored
+
+
+def _manifest(path: Path) -> dict[str, Any] | None:
+    """A built lexicon's manifest, or None if it is missing or broken (Lexicon.load reports that)."""
     try:
-        manifest = json.loads(lexicon_paths(stored, store)[1].read_text(encoding="utf-8"))
-        recorded = manifest.get("recipe_sha256")
-        recorded_name = manifest.get("recipe", {}).get("name")
-    except (OSError, ValueError, AttributeError):
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
-    if recorded_name != stored or recorded != content_sha256(raw):
-        return None
-    return stored
+    return manifest if isinstance(manifest, dict) else None
+
+
+def _recorded_recipe(manifest: dict[str, Any]) -> tuple[Any, Any]:
+    """(recipe name, recipe sha256) a manifest records."""
+    recipe = manifest.get("recipe")
+    return (recipe.get("name") if isinstance(recipe, dict) else None), manifest.get("recipe_sha256")
 
 
 def _recipe_or_none(name: str) -> Recipe | None:
@@ -121,12 +130,10 @@ def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
     Only a lexicon built from this very recipe counts: one stored under the same
     name from another recipe (`--as`) records that recipe's name and is left alone.
     """
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        recorded = manifest.get("recipe_sha256")
-        recorded_name = manifest.get("recipe", {}).get("name")
-    except (OSError, ValueError, AttributeError):
+    manifest = _manifest(manifest_path)
+    if manifest is None:
         return None  # missing or broken: Lexicon.load reports it
+    recorded_name, recorded = _recorded_recipe(manifest)
     if recorded_name != recipe.name or recorded == recipe.sha256:
         return None
     return str(recorded)
@@ -136,3 +143,50 @@ def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progres
     from .build import build_lexicon  # the pipeline: only when something is built
 
     return build_lexicon(name, store=store, progress=progress)
+
+
+def stale_letters(manifest_path: Path, recipe: Recipe) -> bool:
+    """Whether the recipe's language record now has another letter policy than the lexicon was built with."""
+    manifest = _manifest(manifest_path)
+    if manifest is None or _recorded_recipe(manifest)[0] != recipe.name:
+        return False  # missing or broken (Lexicon.load reports it), or stored from another recipe (`--as`)
+    return _letters_differ(manifest, recipe.language)
+
+
+def _letters_differ(manifest: dict[str, Any], code: str) -> bool:
+    """Whether language `code`'s record now has another letter policy than the manifest records (the one rule).
+
+    A manifest from before the policy hash was recorded is compared by its spelling (units and
+    apart words), the part of the policy that solving reads back from the manifest.
+    """
+    from ..language.records import get_language
+
+    try:
+        language = get_language(code)
+    except BoggleI18nError:
+        return False  # no such record: nothing to compare with
+    recorded = manifest.get("letter_policy_sha256")
+    if isinstance(recorded, str):
+        return recorded != language.policy_sha256
+    return bool(manifest.get("spelling", {"units": [], "apart": []}) != language.spelling.to_dict())
+
+
+def stale_reason(manifest_path: Path, recipe: Recipe) -> str | None:
+    """Why a built lexicon must be rebuilt before use (None when it is current)."""
+    if built_with := stale_recipe(manifest_path, recipe):
+        return f"built from an older recipe (sha256 {built_with[:12]}, now {recipe.sha256[:12]})"
+    if stale_letters(manifest_path, recipe):
+        return f"built under an older letter policy of language {recipe.language!r} (its record changed since)"
+    return None
+
+
+def lexicon_state(recipe: Recipe, store: str | os.PathLike[str] | None, built: bool) -> str:
+    """What `languages` and `lexicons` say of a recipe's lexicon: not built, built, or stale and why."""
+    if not built:
+        return "not built"
+    path = lexicon_paths(recipe.name, store)[1]
+    if stale_recipe(path, recipe):
+        return "stale (built from an older recipe)"
+    if stale_letters(path, recipe):
+        return "stale (built under an older letter policy)"
+    return "built"

@@ -237,6 +237,11 @@ def parse_aff(aff: Path) -> AffixFile:
         strip = "" if parts[2] == "0" else out.strip_ignored(parts[2])
         add, _, cont = parts[3].partition("/")
         add = "" if add == "0" else out.strip_ignored(add)
+        if "[" in add or "]" in add:
+            # a condition written where the affix belongs (hunspell-kk: `SFX x у [аоуұыэ]ву`, no affix field):
+            # every form it makes holds brackets, no word does
+            out.skipped.append(" ".join(parts))
+            continue
         # a rule without a condition field matches any stem, as in Hunspell (hunspell-id writes `SFX a0 0 anlah`)
         condition = parts[4] if len(parts) > 4 and not parts[4].startswith("#") else "."
         suffix = key == "SFX"
