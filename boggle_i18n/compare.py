@@ -36,6 +36,7 @@ from .api import letter_distribution, load_lexicon
 from .board.board import Board
 from .board.dice import DiceSet, get_dice
 from .errors import BoggleI18nError
+from .language.records import get_language
 from .language.selection import Selection, select
 from .limits import check
 from .solver.scorer import lexicon_letters
@@ -456,11 +457,11 @@ def _longest_words(scorer: Any, codes: np.ndarray, scores: np.ndarray, rows: int
     import numpy as np
 
     top = np.argsort(-scores, kind="stable")[:LONGEST_FROM_TOP]
-    words: set[str] = set()
+    words: dict[str, int] = {}  # word -> length in letters (Welsh `ll`, Croatian `lj` count one)
     for i in top:
         result = scorer.solve(scorer.codec.decode(codes[i], rows, cols))
-        words.update(w.word for w in result.words)
-    return sorted(words, key=lambda w: (-len(w), w))[:3]
+        words.update((w.word, w.length) for w in result.words)
+    return sorted(words, key=lambda w: (-words[w], w))[:3]
 
 
 def _optimizer() -> Callable[..., Any]:
@@ -548,7 +549,7 @@ def table_rows(results: Sequence[LanguageResult]) -> list[list[str]]:
             f"{100 * s['share_under_10']:.1f}%",
             "" if r.short_share is None else f"{100 * r.short_share:.0f}%",
             str(r.alphabet_size),
-            ", ".join(r.longest[:2]),
+            ", ".join(get_language(r.lang).display(w) for w in r.longest[:2]),  # as a reader writes them
         ]
         if any(x.optimized for x in results):
             row.append(f"{r.optimized.score} {r.optimized.board}" if r.optimized else "")

@@ -537,3 +537,25 @@ def test_a_compiled_cache_that_cannot_be_written_still_scores(
     assert (code, out) == (0, expected), err
     leftovers = [p for p in mini_store.rglob("*") if p.name.endswith(".tmp")]
     assert leftovers == [] and not list((mini_store / "compiled").glob("*.bgc"))
+
+
+def test_streamed_keys_digest_equals_the_sorted_join() -> None:
+    """A build hashes its words prefix by prefix (never a list of every word) into the same `keys_sha256` the
+    definition gives (sorted words joined by newlines), also when prefixes hold more than a batch, a word is a
+    prefix of others, letters lie outside ASCII, and when `chars` misses a letter (the plain way is taken)."""
+    import marisa_trie
+
+    from boggle_i18n.lexicon import trust
+
+    words = ["a", "ab", "abc", "abd", "b", "ba", "bb", "bc", "c", "ç", "éa", "éb", "éc", "éd", "ijs", "ij", "z"]
+    trie = marisa_trie.Trie(words)
+    expected = trust.keys_digest(words)
+    for batch in (1, 2, 3, 100):
+        trust_batch = trust.BATCH
+        trust.BATCH = batch
+        try:
+            assert trust.trie_keys_digest(trie) == expected
+            assert trust.trie_keys_digest(trie, set("".join(words))) == expected
+            assert trust.trie_keys_digest(trie, set("abc")) == expected
+        finally:
+            trust.BATCH = trust_batch

@@ -24,7 +24,7 @@ from ..resources import data_dir
 from ..spelling import PLAIN, Spelling
 from ..storage import check_writable_dir, replace_together, store_dir
 from .store import FORMAT, FORMAT_VERSION, Lexicon, check_lexicon_name, lexicon_name, lexicon_paths
-from .trust import keys_digest, remember
+from .trust import remember, trie_keys_digest
 
 Progress = Callable[[str], None]
 
@@ -175,7 +175,8 @@ def build_lexicon(
     if not stats.count:
         raise BoggleI18nError(f"recipe {recipe.name!r} kept no words from {resolved.path}; is it the right list?")
     trie_bytes = trie.tobytes()
-    keys_sha = keys_digest(trie.keys())  # what a check of a copied store compares the trie's words with
+    # what a check of a copied store compares the trie's words with (streamed: no list of every word)
+    keys_sha = trie_keys_digest(trie, {ch for letter in stats.letters for ch in letter})
     del trie
     manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
     manifest["keys_sha256"] = keys_sha

@@ -23,11 +23,15 @@ import os
 import signal
 import subprocess
 import sys
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from itertools import islice
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..storage import atomic_write_bytes, cache_dir
+
+if TYPE_CHECKING:
+    import marisa_trie
 
 CHECK_SECONDS = 300  # a trie whose check runs longer is called damaged (nl's 16 MiB check takes about 1 s)
 CHECK_MEMORY = 4 << 30  # bytes of address space beyond the trie itself that the checking child may take
@@ -52,6 +56,51 @@ _VERIFIED: set[tuple[str, int, str | None]] = set()  # this process's verified (
 def keys_digest(keys: Iterable[str]) -> str:
     """The manifest's `keys_sha256`: sha256 of the sorted words joined by newlines (UTF-8)."""
     return hashlib.sha256("\n".join(sorted(keys)).encode("utf-8")).hexdigest()
+
+
+BATCH = 1 << 16  # words sorted at a time by trie_keys_digest: its memory, whatever the lexicon's size
+
+
+def trie_keys_digest(trie: marisa_trie.Trie, chars: Iterable[str] | None = None) -> str:
+    """`keys_digest(trie.keys())` without holding every word at once (a build's peak memory).
+
+    The words come out in sorted order prefix by prefix: a prefix with at most BATCH words
+    is read and sorted whole; a larger one yields itself (if a word) and then each longer
+    prefix in code-point order, which is the order `sorted` gives. `chars`: every character
+    the words use, if known (else found by one pass over the trie).
+    """
+    alphabet = sorted(set(chars) if chars is not None else {ch for word in _sample_chars(trie) for ch in word})
+    digest = hashlib.sha256()
+    first = True
+
+    def words(prefix: str) -> Iterator[str]:
+        batch = list(islice(trie.iterkeys(prefix), BATCH + 1))
+        if len(batch) <= BATCH:
+            yield from sorted(batch)
+            return
+        del batch
+        if prefix and prefix in trie:
+            yield prefix
+        for ch in alphabet:
+            yield from words(prefix + ch)  # an empty batch for a prefix no word has
+
+    count = 0
+    for word in words(""):
+        digest.update(word.encode("utf-8") if first else b"\n" + word.encode("utf-8"))
+        first = False
+        count += 1
+    if count != len(trie):  # a character missing from `chars` skipped some words: take the plain way
+        return keys_digest(trie.keys())
+    return digest.hexdigest()
+
+
+def _sample_chars(trie: marisa_trie.Trie) -> Iterator[str]:
+    """Every character of every word, one word at a time (the trie's alphabet, found without a word list)."""
+    seen: set[str] = set()
+    for word in trie.iterkeys():
+        if not seen.issuperset(word):
+            seen.update(word)
+            yield word
 
 
 def _record_path(trie_sha: str) -> Path:
