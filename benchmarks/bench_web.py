@@ -18,6 +18,12 @@ Starts `boggle-i18n serve` on a free port with the store in $BOGGLE_I18N_HOME
    (the densest known 4x4, 1,045 words), and every request's host (all must be
    this machine).
 
+With `--baseline DIR` (a folder holding another version's `boggle_i18n` package, its C extensions
+built, e.g. `git archive COMMIT boggle_i18n | tar -x -C DIR` plus the `*.so` files) a second server
+runs that version, and warm solves alternate board by board between the two: both medians and their
+ratio in one run, so the machine's load falls on both alike; with each server's CPU time per request
+(from /proc), which a loaded machine hardly changes. `--warm-only` skips 2 and 3.
+
 Targets (issue 15): 4x4 median under 10 ms, 5x5 under 20 ms; no errors under load
 with p99 reported and memory flat; first load under 1 s with no request leaving
 the machine. Figures are printed, never asserted.
@@ -71,12 +77,19 @@ def boards(size: tuple[int, int], n: int, seed: int) -> list[str]:
     return [roll(lang="en", size=size, seed=seed + i).board.notation() for i in range(n)]
 
 
-def warm_solve(port: int, lexicon: str, size: tuple[int, int], n: int) -> dict[str, float]:
+def cpu_seconds(pid: int) -> float:
+    """User plus system CPU time a process has used (/proc/PID/stat): what a request costs, whatever the load."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def warm_solve(port: int, lexicon: str, size: tuple[int, int], n: int, pid: int) -> dict[str, float]:
     conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
     todo = boards(size, n + 1, seed=1000 * size[0])
     status, _ = get(conn, f"/api/solve?{urllib.parse.urlencode({'board': todo[0], 'lexicon': lexicon})}")
     assert status == 200, status
     times, scores = [], []
+    cpu = cpu_seconds(pid)
     for board in todo[1:]:
         path = f"/api/solve?{urllib.parse.urlencode({'board': board, 'lexicon': lexicon})}"
         started = time.perf_counter()
@@ -84,13 +97,71 @@ def warm_solve(port: int, lexicon: str, size: tuple[int, int], n: int) -> dict[s
         times.append((time.perf_counter() - started) * 1000)
         assert status == 200, (status, body[:200])
         scores.append(json.loads(body)["score"])
+    cpu = cpu_seconds(pid) - cpu
     conn.close()
     return {
+        "cpu_ms": 1000 * cpu / n,
         "median_ms": statistics.median(times),
         "p90_ms": pct(times, 90),
         "p99_ms": pct(times, 99),
         "mean_score": statistics.mean(scores),
     }
+
+
+def side_by_side(
+    ports: tuple[int, int], pids: tuple[int, int], lexicon: str, size: tuple[int, int], n: int
+) -> tuple[tuple[float, float], tuple[float, float]]:
+    """Median ms of warm solves of the same boards on two servers, alternating which one goes first, and each
+    server's CPU ms per request (the steadier figure on a loaded machine)."""
+    conns = [http.client.HTTPConnection("127.0.0.1", port, timeout=30) for port in ports]
+    cpu = [0.0, 0.0]
+    todo = boards(size, n + 1, seed=1000 * size[0])
+    times: tuple[list[float], list[float]] = ([], [])
+    bodies: list[bytes] = [b"", b""]
+    for k, board in enumerate(todo):
+        path = f"/api/solve?{urllib.parse.urlencode({'board': board, 'lexicon': lexicon})}"
+        for i in (0, 1) if k % 2 else (1, 0):
+            if k == 1:
+                cpu[i] = cpu_seconds(pids[i])
+            started = time.perf_counter()
+            status, bodies[i] = get(conns[i], path)
+            if k:  # the first board warms both up
+                times[i].append((time.perf_counter() - started) * 1000)
+            assert status == 200, (status, bodies[i][:200])
+        same = [{key: v for key, v in json.loads(b).items() if key != "seconds"} for b in bodies]
+        assert same[0] == same[1], f"the two versions answer {board} differently"
+    used = [1000 * (cpu_seconds(pids[i]) - cpu[i]) / n for i in (0, 1)]
+    for c in conns:
+        c.close()
+    return (statistics.median(times[0]), statistics.median(times[1])), (used[0], used[1])
+
+
+def start_server(port: int, baseline: Path | None = None) -> tuple[subprocess.Popen[str], list[str]]:
+    cmd = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(port)]
+    env = dict(os.environ)
+    if baseline is not None:
+        env["PYTHONPATH"] = str(baseline)
+    server = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True, env=env, cwd=baseline or None)
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+            get(conn, "/api/languages")
+            conn.close()
+            return server, cmd
+        except OSError:
+            if time.monotonic() > deadline or server.poll() is not None:
+                raise SystemExit("server did not start") from None
+            time.sleep(0.2)
+
+
+def stop_server(server: subprocess.Popen[str]) -> int:
+    server.send_signal(signal.SIGINT)
+    try:
+        return server.wait(timeout=20)
+    except subprocess.TimeoutExpired:
+        server.kill()
+        return server.wait()
 
 
 def load(port: int, lexicon: str, clients: int, seconds: float, pid: int) -> dict[str, object]:
@@ -190,31 +261,40 @@ def main() -> None:
     parser.add_argument("--seconds", type=float, default=30.0)
     parser.add_argument("--boards", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=2, help="load rounds one after another: is memory flat?")
+    parser.add_argument("--baseline", type=Path, help="another version's source folder: warm solves side by side")
+    parser.add_argument("--warm-only", action="store_true", help="only the warm solves (no load, no browser)")
     opts = parser.parse_args()
     port = free_port()
-    cmd = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(port)]
-    server = subprocess.Popen(cmd, stderr=subprocess.PIPE, text=True)
+    server, cmd = start_server(port)
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
-                get(conn, "/api/languages")
-                conn.close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or server.poll() is not None:
-                    raise SystemExit("server did not start") from None
-                time.sleep(0.2)
         print(f"server: {' '.join(cmd)} (pid {server.pid}); store {os.environ.get('BOGGLE_I18N_HOME', 'default')}")
         print(f"machine: {os.cpu_count()} cpus, load average {os.getloadavg()}")
         for size in ((4, 4), (5, 5)):
-            r = warm_solve(port, opts.lexicon, size, opts.boards)
+            r = warm_solve(port, opts.lexicon, size, opts.boards, server.pid)
             print(
                 f"warm /api/solve {size[0]}x{size[1]} ({opts.boards} boards, lexicon {opts.lexicon}): "
                 f"median {r['median_ms']:.2f} ms, p90 {r['p90_ms']:.2f} ms, p99 {r['p99_ms']:.2f} ms "
-                f"(mean score {r['mean_score']:.0f})"
+                f"(mean score {r['mean_score']:.0f}); server CPU {r['cpu_ms']:.2f} ms a request"
             )
+        if opts.baseline is not None:
+            other_port = free_port()
+            other, _ = start_server(other_port, opts.baseline.resolve())
+            try:
+                print(f"side by side with {opts.baseline} (pid {other.pid}), alternating board by board:")
+                for size in ((4, 4), (5, 5)):
+                    (mine, theirs), (cpu_mine, cpu_theirs) = side_by_side(
+                        (port, other_port), (server.pid, other.pid), opts.lexicon, size, opts.boards
+                    )
+                    print(
+                        f"  warm /api/solve {size[0]}x{size[1]} ({opts.boards} boards, same answers): "
+                        f"median this {mine:.2f} ms, baseline {theirs:.2f} ms ({theirs / mine:.2f}x); "
+                        f"server CPU a request: this {cpu_mine:.2f} ms, baseline {cpu_theirs:.2f} ms "
+                        f"({cpu_theirs / cpu_mine:.2f}x)"
+                    )
+            finally:
+                stop_server(other)
+        if opts.warm_only:
+            return
         for round_ in range(1, opts.rounds + 1):
             r = load(port, opts.lexicon, opts.clients, opts.seconds, server.pid)
             print(
@@ -237,13 +317,7 @@ def main() -> None:
                 f"hosts requested: {page['hosts']}"
             )
     finally:
-        server.send_signal(signal.SIGINT)
-        try:
-            code = server.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            code = server.wait()
-        print(f"server stopped by Ctrl-C: exit {code}")
+        print(f"server stopped by Ctrl-C: exit {stop_server(server)}")
 
 
 if __name__ == "__main__":

@@ -310,12 +310,15 @@ def compare_language(
     progress: Callable[[str], None] | None = None,
     roll: str | None = None,
     tier: str = "full",
+    events: Callable[[dict[str, Any]], None] | None = None,
 ) -> LanguageResult:
     """Roll `n_boards` boards of `size` for `lang`, score them and summarise (see the module docstring).
 
     `loader` loads (or builds) a lexicon by name; by default `load_lexicon(name, store)`.
     The boards come from `default_roll([lang], size, roll)` and the rules are `shared_rules(size)`,
     except with `roll="own"`: the language's own dice set (else letters) and rules.
+    Progress goes to `progress` as English lines (the CLI's stderr) and to `events` as the same facts in
+    numbers and names (`progress_line` words them for the CLI; the web page in its interface language).
     """
     from .solver.scorer import prepare_scorer
 
@@ -331,8 +334,24 @@ def compare_language(
     source = board_source(selection, lexicon, None if roll == MIXED else roll)
     code = selection.language.code
     own_seed = language_seed(seed, code)
-    if progress:
-        progress(f"{code}: {n_boards:,} {size[0]}x{size[1]} boards, {source.describe()}, seed {own_seed}")
+    _tell(
+        progress,
+        events,
+        {
+            "step": "rolling",
+            "lang": code,
+            "boards": n_boards,
+            "size": f"{size[0]}x{size[1]}",
+            "source": {
+                "kind": source.kind,
+                "dice": source.dice.id if source.dice else None,
+                "lexicon": source.lexicon,
+                "chosen": source.chosen,
+            },
+            "seed": own_seed,
+        },
+        source,
+    )
     scorer = prepare_scorer(lexicon, selection.rules, size, engine=engine)
     codes = roll_codes(source, scorer.codec, size, n_boards, own_seed)
     scores, words = scorer.score_codes(codes)
@@ -344,8 +363,18 @@ def compare_language(
     optimized = None
     if optimize_time is not None:
         optimized = _optimize(lexicon, selection, source, size, own_seed, optimize_time, engine)
-        if progress:
-            progress(f"{code}: optimizer's best in {optimize_time:g} s: {optimized.board} = {optimized.score}")
+        _tell(
+            progress,
+            events,
+            {
+                "step": "optimized",
+                "lang": code,
+                "seconds": optimize_time,
+                "board": optimized.board,
+                "score": optimized.score,
+            },
+            source,
+        )
     return LanguageResult(
         lang=code,
         name=selection.language.name,
@@ -367,6 +396,29 @@ def compare_language(
         alphabet_size=len(lexicon_letters(lexicon)),  # Welsh: ll is one of its 28 letters
         short_share=short_share,
     )
+
+
+def progress_line(event: dict[str, Any], source: BoardSource) -> str:
+    """A progress event as the CLI's English line on stderr (`source`: the board source the event names)."""
+    lang = event["lang"]
+    if event["step"] == "rolling":
+        how = source.describe()
+        return f"{lang}: {event['boards']:,} {event['size']} boards, {how}, seed {event['seed']}"
+    if event["step"] == "optimized":
+        return f"{lang}: optimizer's best in {event['seconds']:g} s: {event['board']} = {event['score']}"
+    raise ValueError(f"unknown progress step {event['step']!r}")
+
+
+def _tell(
+    progress: Callable[[str], None] | None,
+    events: Callable[[dict[str, Any]], None] | None,
+    event: dict[str, Any],
+    source: BoardSource,
+) -> None:
+    if events:
+        events(event)
+    if progress:
+        progress(progress_line(event, source))
 
 
 def compare(
@@ -557,6 +609,30 @@ def table_rows(results: Sequence[LanguageResult]) -> list[list[str]]:
     return rows
 
 
+# The columns' ids, in HEADERS' order: the web page names them in its interface language.
+COLUMNS = (
+    "lang",
+    "source",
+    "rules",
+    "lexicon_words",
+    "mean",
+    "median",
+    "p90",
+    "max",
+    "max_board",
+    "words_per_board",
+    "under_10",
+    "short_share",
+    "alphabet",
+    "longest",
+)
+
+
 def table_headers(results: Sequence[LanguageResult]) -> list[str]:
     """HEADERS, plus the optimizer's column when it ran."""
     return list(HEADERS) + (["optimized"] if any(r.optimized for r in results) else [])
+
+
+def table_columns(results: Sequence[LanguageResult]) -> list[str]:
+    """The ids of `table_headers(results)`'s columns."""
+    return list(COLUMNS) + (["optimized"] if any(r.optimized for r in results) else [])

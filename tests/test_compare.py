@@ -23,6 +23,7 @@ from boggle_i18n.compare import (
     compare,
     compare_language,
     language_seed,
+    progress_line,
     roll_codes,
     summarise,
 )
@@ -124,7 +125,23 @@ def test_multi_letter_faces_are_weighted_by_their_own_frequency() -> None:
 
 
 def test_distribution_language_is_labelled_and_draws_its_alphabet(small_store: Path) -> None:
-    result = compare_language("es", size=(4, 4), n_boards=200, seed=1, store=small_store)
+    lines: list[str] = []
+    events: list[dict] = []
+    result = compare_language(
+        "es", size=(4, 4), n_boards=200, seed=1, store=small_store, progress=lines.append, events=events.append
+    )
+    # One fact, two forms: the CLI's English line and the event the web page words in its own language.
+    assert events == [
+        {
+            "step": "rolling",
+            "lang": "es",
+            "boards": 200,
+            "size": "4x4",
+            "source": {"kind": "distribution", "dice": None, "lexicon": "es", "chosen": True},
+            "seed": result.seed,
+        }
+    ]
+    assert lines == [progress_line(events[0], result.source)] and lines[0].startswith("es: 200 4x4 boards, letter")
     assert result.source.kind == "distribution" and result.source.dice is None
     assert "distribution" in result.source.label and "lexicon es" in result.source.describe()
     data = result.to_dict()

@@ -86,3 +86,22 @@ def test_bundle_refuses_a_malformed_result(tmp_path: Path) -> None:
     (tmp_path / "bad.json").write_text("{}", encoding="utf-8")
     with pytest.raises(BoggleI18nError, match=r"bad\.json"):
         bundle(tmp_path)
+
+
+def test_dir_renders_alone_and_results_adds_to_the_shipped_records(tmp_path: Path) -> None:
+    """What `results --help` says: DIR is that folder alone; --results DIR adds it to the shipped records."""
+    own = json.loads((REPO / "results" / "en-4x4-free-seed1.json").read_text(encoding="utf-8"))
+    (tmp_path / "mine").mkdir()
+    (tmp_path / "mine" / "en-4x4-free-seed1.json").write_text(json.dumps(own), encoding="utf-8")
+    runner = CliRunner()
+    store = ["--store", str(tmp_path / "store")]
+    alone = runner.invoke(app, ["results", str(tmp_path / "mine"), *store])
+    added = runner.invoke(app, ["results", "--results", str(tmp_path / "mine"), *store])
+    shipped_only = runner.invoke(app, ["results", *store])
+    assert alone.exit_code == added.exit_code == shipped_only.exit_code == 0, (alone.stderr, added.stderr)
+    assert "## Proven best boards" not in alone.stdout and "en-4x4-free-seed1.json" in alone.stdout
+    assert "## Proven best boards" in added.stdout and added.stdout == shipped_only.stdout  # same name: replaced
+    both = runner.invoke(app, ["results", str(tmp_path / "mine"), "--results", str(tmp_path / "mine"), *store])
+    assert both.exit_code != 0 and both.stderr.startswith("Error:") and "not both" in both.stderr
+    said = runner.invoke(app, ["results", "--help"], env={"COLUMNS": "200"}).stdout
+    assert "without the shipped records" in said and "Add the result files in this folder" in said

@@ -366,6 +366,19 @@ def test_compare_job(client: TestClient) -> None:
     # one basis for the table: en and nl both have 4x4 dice, so both roll dice under the same rules
     assert done["result"]["params"]["roll"] == "dice"
     assert {x["boards_from"]["kind"] for x in langs} == {"dice"}
+    assert len(done["result"]["columns"]) == len(done["result"]["headers"]) and done["result"]["columns"][0] == "lang"
+    # Progress in numbers and names (no English sentence): the page words it in its interface language.
+    events = []
+    with client.stream("GET", f"/api/jobs/{done['id']}/events") as stream:
+        for line in stream.iter_lines():
+            if line.startswith("data: "):
+                events.append(json.loads(line[6:]))
+    steps = [(e.get("step"), e.get("lang")) for e in events[:-1]]
+    assert steps == [(s, lang) for lang in ("en", "nl") for s in ("loading", "rolling", "done")]
+    assert not any("message" in e for e in events)
+    rolling = next(e for e in events if e.get("step") == "rolling")
+    assert rolling["boards"] == 200 and rolling["size"] == "4x4" and rolling["source"]["kind"] == "dice"
+    assert rolling["source"]["dice"] and rolling["seed"].isdigit()  # 63 bits: a string, exact in JavaScript
 
 
 def test_optimize_job_streams_progress_and_stops(client: TestClient) -> None:

@@ -497,7 +497,7 @@ def test_start_and_stop_a_search_then_open_the_best_board(page: Any, server: Ser
 
 @pytest.mark.parametrize("size", ["desktop", "narrow"])
 def test_compare_chart(pages: Pages, server: Server, size: str) -> None:
-    page = pages.new(size)
+    page = pages.new(size, locale="en-US" if size == "desktop" else "pl-PL")
     open_page(page, server, "?view=compare")
     assert page.locator("#compare-chart").bounding_box() is None  # hidden before any run: no empty box
     langs = ("en", "nl", "uk") if size == "desktop" else ("en", "nl")
@@ -508,15 +508,35 @@ def test_compare_chart(pages: Pages, server: Server, size: str) -> None:
     page.wait_for_selector(f"#compare-chart polyline.series >> nth={len(langs) - 1}", state="attached", timeout=60_000)
     assert page.locator("#compare-table tbody tr").count() == len(langs)
     assert [x.get_attribute("data-lang") for x in page.locator("#compare-chart polyline.series").all()] == list(langs)
+    progress = page.text_content("#compare-progress")
+    # Progress and table in the interface language, from the server's numbers and names (with plural rules).
     if size == "desktop":
-        assert "uk: 300 4x4 boards" in page.text_content("#compare-progress")
+        assert "uk: 300 4x4 boards, letters drawn from the alphabet, as often as in word list uk" in progress
+        assert "nl: done (2 of 3)" in progress and "done in" in progress
+        assert page.text_content("#compare-table th") == "language"
+    else:
+        assert "en: wczytywanie listy słów" in progress and "en: 100 plansz 4x4, rzucone zestawem kości" in progress
+        assert "nl: gotowe (2 z 2)" in progress and "gotowe w" in progress
+        assert "loading" not in progress and "boards" not in progress
+        heads = page.locator("#compare-table th").all_text_contents()
+        assert heads[0] == "język" and "średnia" in heads
+        assert "od 3 liter" in page.text_content("#compare-table td[data-col=rules]")
+        page.select_option("#ui-lang", "he")  # the run is worded again in the new language
+        page.wait_for_function("document.documentElement.lang === 'he'")
+        again = page.text_content("#compare-progress")
+        # values are isolated from the right-to-left text around them (FSI ... PDI)
+        assert "\u2068en\u2069: 100 לוחות \u20684x4\u2069" in again and "plansz" not in again
+        assert page.text_content("#compare-table th") == "שפה"
     box = page.locator("#compare-chart").bounding_box()
     assert box["width"] <= page.viewport_size["width"]
+    # drawn for its width: on a phone a narrower viewBox, so its text is not scaled down below legibility
+    view_width = int(page.get_attribute("#compare-chart", "viewBox").split()[2])
+    assert view_width == (720 if size == "desktop" else 420) and box["width"] / view_width > 0.7
     no_sideways_scroll(page)
     shot(page, "compare" if size == "desktop" else "compare-phone", full=size != "desktop")
 
 
-@pytest.mark.parametrize("size", ["desktop", "phone"])
+@pytest.mark.parametrize("size", ["desktop", "phone", "narrow"])
 def test_records_show_the_shipped_proofs(pages: Pages, server: Server, size: str) -> None:
     page = pages.new(size)
     open_page(page, server, "?view=records")
@@ -526,7 +546,24 @@ def test_records_show_the_shipped_proofs(pages: Pages, server: Server, size: str
     proven = [r for r in records if r["proven"]]
     assert proven and page.locator("#records tbody tr:has-text('proven')").count() == len(proven)
     no_sideways_scroll(page)
-    shot(page, "records" if size == "desktop" else "records-phone")
+    # Nothing scrolls sideways inside its box either: on a phone every record is a card that fits the screen,
+    # each cell named by its column.
+    fits = page.evaluate(
+        """(() => { const box = document.querySelector('#records').parentElement;
+             return box.scrollWidth <= box.clientWidth
+               && [...document.querySelectorAll('#records td')].every((td) => td.getBoundingClientRect().right
+                    <= innerWidth + 0.5 && td.getBoundingClientRect().left >= -0.5); })()"""
+    )
+    assert fits
+    if size == "phone":
+        card = page.locator("#records tbody tr").first
+        assert card.evaluate("tr => getComputedStyle(tr).display") == "flex"
+        label = card.locator("td[data-col=lexicon]").evaluate("td => getComputedStyle(td, '::before').content")
+        assert "Word list" in label
+        first = records[0]
+        assert card.locator("td[data-col=board]").text_content() == first["board"]
+    if size != "narrow":
+        shot(page, "records" if size == "desktop" else "records-phone")
 
 
 # ---------------------------------------------------------------- phone layout, languages, accessibility
@@ -564,6 +601,8 @@ def test_the_interface_follows_the_browsers_language_and_the_switch(pages: Pages
     assert page.text_content("#tab-play") == "Spielen" and page.get_attribute("html", "lang") == "de"
     game(page, server)
     assert "Punkte" in page.text_content("#play-score")
+    # Board languages are named in the interface language too (Intl.DisplayNames), with their codes.
+    assert page.eval_on_selector("#lang option[value=nl]", "o => o.textContent") == "Niederländisch (nl)"
     shot(page, "play-de-phone")
     page.select_option("#ui-lang", "fr")
     page.wait_for_function("document.documentElement.lang === 'fr'")
@@ -598,14 +637,23 @@ def test_right_to_left(pages: Pages, server: Server) -> None:
     assert a["x"] < b["x"]  # the board keeps its geometry: row 0, column 0 is top left
     word = pick_words(solved, 1)[0]
     drag_touch(page, word["path"])
-    assert f"+{word['points']}" in feedback(page, "found")
+    said = feedback(page, "found")
+    assert f"+{word['points']}" in said
+    assert f"\u2068{word['word']}\u2069" in said  # a Latin word isolated from the Hebrew around it
+    assert page.eval_on_selector("#lang option[value=en]", "o => o.textContent") == "אנגלית (en)"
     no_sideways_scroll(page)
     shot(page, "play-rtl")
 
 
 @pytest.mark.parametrize(
     ("view", "size", "ui"),
-    [("play", "desktop", "en"), ("solve", "desktop", "en"), ("play", "phone", "he"), ("solve", "narrow", "nl")],
+    [
+        ("play", "desktop", "en"),
+        ("solve", "desktop", "en"),
+        ("play", "phone", "he"),
+        ("solve", "narrow", "nl"),
+        ("records", "narrow", "he"),  # its cards on a phone
+    ],
 )
 def test_no_serious_accessibility_violations(pages: Pages, server: Server, view: str, size: str, ui: str) -> None:
     """axe-core (from the npm registry, injected into the page): no serious or critical violation."""
@@ -613,6 +661,8 @@ def test_no_serious_accessibility_violations(pages: Pages, server: Server, view:
     open_page(page, server, f"?view={view}&ui={ui}&lang=en&lexicon=en-enable2k")
     if view == "play":
         game(page, server)
+    elif view == "records":
+        page.wait_for_selector("#records tbody tr")
     else:
         solved_board(page)
     page.add_script_tag(content=axe_script())

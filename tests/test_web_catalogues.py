@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from boggle_i18n.compare import COLUMNS
 from boggle_i18n.lookup import CATEGORIES
 
 STATIC = Path(__file__).resolve().parent.parent / "boggle_i18n" / "web" / "static"
@@ -84,3 +85,15 @@ def test_every_key_the_page_uses_is_in_the_catalogue() -> None:
     used |= set(re.findall(r"""\bt\(\s*["']([a-z_.\-]+)["']""", script))
     used = {k for k in used if not k.endswith(".")}  # `t("reason." + category)`: the test above
     assert used and used - set(english) == set()
+
+
+def test_every_compare_column_and_board_source_is_worded() -> None:
+    """The compare table's column ids come from the library (compare.COLUMNS); the page names them, and words
+    each board source (dice, dice faces, alphabet) for the progress lines and the table."""
+    english = _load("en")
+    assert {k.removeprefix("compare.col.") for k in english if k.startswith("compare.col.")} == {
+        *COLUMNS,
+        "optimized",
+    }
+    for prefix in ("compare.source.", "compare.cell."):
+        assert {f"{prefix}{kind}" for kind in ("dice", "faces", "alphabet")} <= set(english)

@@ -17,15 +17,17 @@ def results_cmd(
     folder: Path | None = typer.Argument(
         None,
         metavar="DIR",
-        help="A folder of result files (optimize/prove --output FILE) rendered on its own, as docs/results.md is "
-        "written from results/ [default: the records shipped with boggle-i18n].",
+        help="Render only the result files in this folder (optimize/prove --output FILE), without the shipped "
+        "records, as docs/results.md is written from results/. Not with --results [default: the records shipped "
+        "with boggle-i18n].",
         show_default=False,
     ),
     results: Path | None = typer.Option(
         None,
         "--results",
         metavar="DIR",
-        help="The same as DIR: your result files, added to the shipped ones.",
+        help="Add the result files in this folder to the records shipped with boggle-i18n (a file of the same "
+        "name replaces the shipped one). Not with DIR.",
         show_default=False,
     ),
     output: Path | None = typer.Option(
@@ -41,8 +43,10 @@ def results_cmd(
     store: Path | None = StoreOption,
 ) -> None:
     """Render the best boards found (optimize) and proven (prove), per lexicon, size and dice, and the
-    projected costs of proofs (prove --estimate): the records shipped with boggle-i18n (plus --results DIR),
-    or the result files of DIR alone.
+    projected costs of proofs (prove --estimate).
+
+    With no folder: the records shipped with boggle-i18n. With --results DIR: those plus the result files in
+    DIR. With DIR (the argument): the result files in DIR alone. Cost estimates come from the folder given.
 
     A result whose lexicon's trie sha256 differs from the lexicon built in the store is
     marked stale (lexicons not built there are not checked); stale files are named on stderr.

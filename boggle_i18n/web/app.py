@@ -366,7 +366,7 @@ class WebApp:
 
     def start_compare(self, data: Mapping[str, Any]) -> Job:
         """POST /api/compare: a compare job (checked before it starts)."""
-        from ..compare import check_request, compare_language, default_roll, table_headers, table_rows
+        from ..compare import check_request, compare_language, default_roll, table_columns, table_headers, table_rows
 
         langs = data.get("langs")
         if not isinstance(langs, list) or not all(isinstance(x, str) and len(x) <= 16 for x in langs):
@@ -386,7 +386,8 @@ class WebApp:
             for lang in langs:
                 if job.stop.is_set():
                     break
-                job.emit({"message": f"{lang}: loading lexicon"})
+                # Events in numbers and names (compare.progress_line's facts): the page words them.
+                job.emit({"step": "loading", "lang": lang})
                 results.append(
                     compare_language(
                         lang,
@@ -395,17 +396,19 @@ class WebApp:
                         seed=seed,
                         store=self.store,
                         loader=lambda name: self.lexicons.get(name, wait=3600, build=True),
-                        progress=lambda message: job.emit({"message": message}),
+                        # a seed is 63 bits: a string, which JavaScript's numbers would round
+                        events=lambda e: job.emit({**e, "seed": str(e["seed"])} if "seed" in e else e),
                         roll=roll,
                     )
                 )
-                job.emit({"message": f"{lang}: done", "done": len(results), "of": len(langs)})
+                job.emit({"step": "done", "lang": lang, "done": len(results), "of": len(langs)})
             if not results:
-                return {"params": params, "headers": [], "rows": [], "languages": []}
+                return {"params": params, "headers": [], "columns": [], "rows": [], "languages": []}
             languages = [{**r.to_dict(with_boards=False), "scores": r.scores} for r in results]
             return {
                 "params": params,
                 "headers": table_headers(results),
+                "columns": table_columns(results),
                 "rows": table_rows(results),
                 "languages": languages,
             }
@@ -438,7 +441,7 @@ class WebApp:
         params.update(time_limit=seconds, seed=seed, strategy=strategy, rules=chosen.rules.to_dict())
 
         def work(job: Job) -> dict[str, Any]:
-            job.emit({"message": f"loading lexicon {name}"})
+            job.emit({"step": "loading", "lexicon": name})
             lexicon = self.lexicons.get(name, wait=3600, build=True)
             faces = None if dice else free_faces(code, shape, lexicon)
 

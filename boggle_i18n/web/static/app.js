@@ -6,7 +6,7 @@ const $ = (id) => document.getElementById(id);
 const t = (key, values) => I18n.t(key, values);
 // solveSeq / gameSeq: the latest request wins (a slow answer to an older one never replaces a newer board);
 // busy: requests in flight (the browser tests wait for 0).
-const state = { languages: [], scoring: [], solved: null, game: null, job: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0 };
+const state = { languages: [], scoring: [], solved: null, game: null, job: null, compare: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0 };
 const VIEWS = ["play", "solve", "word", "compare", "search", "records"];
 
 // ------------------------------------------------------------------ API
@@ -77,7 +77,7 @@ function sizeText() {
 
 function fillLanguages() {
   $("lang").textContent = "";
-  for (const l of state.languages) $("lang").add(new Option(`${l.name} (${l.lang})`, l.lang));
+  for (const l of state.languages) $("lang").add(new Option("", l.lang));
   for (const s of state.scoring) $("scoring").add(new Option(s, s));
   const box = $("compare-langs");
   for (const l of state.languages) {
@@ -86,8 +86,20 @@ function fillLanguages() {
     input.type = "checkbox";
     input.value = l.lang;
     label.append(input, " " + l.lang);
-    label.title = l.name;
     box.appendChild(label);
+  }
+  nameLanguages();
+}
+
+// The board languages named in the interface language (Intl.DisplayNames), else by the library's name.
+function nameLanguages() {
+  for (const o of $("lang").options) {
+    const l = state.languages.find((x) => x.lang === o.value);
+    if (l) o.textContent = `${I18n.languageName(l.lang, l.name)} (${l.lang})`;
+  }
+  for (const label of $("compare-langs").querySelectorAll("label")) {
+    const l = state.languages.find((x) => x.lang === label.querySelector("input").value);
+    if (l) label.title = I18n.languageName(l.lang, l.name);
   }
 }
 
@@ -147,7 +159,7 @@ async function rollBoard() {
 function settingsSummary() {
   const l = currentLanguage();
   const rules = (state.view === "play" && state.game ? state.game.solved : state.solved)?.rules;
-  const parts = [l ? l.name : $("lang").value, sizeText(), $("lexicon").value];
+  const parts = [l ? I18n.languageName(l.lang, l.name) : $("lang").value, sizeText(), $("lexicon").value];
   if (rules) parts.push(rulesText(rules));
   $("settings-summary").textContent = parts.join(" · ");
 }
@@ -447,10 +459,35 @@ async function startCompare() {
   $("compare-out").textContent = "";
   $("compare-chart").setAttribute("hidden", "");
   const body = { langs, size: $("compare-size").value, boards: Number($("compare-boards").value), seed: Number($("compare-seed").value) };
+  // The run's events and result are kept, so a switch of interface language words them again.
+  const run = state.compare = { events: [], done: null };
   await runJob("/api/compare", body,
-    (ev) => { if (ev.message) $("compare-progress").textContent += ev.message + "\n"; },
-    (done) => { $("compare-progress").textContent += t("compare.done", { seconds: done.seconds, state: done.state }) + "\n"; showCompare(done.result); },
+    (ev) => { run.events.push(ev); const line = compareStep(ev); if (line) $("compare-progress").textContent += line + "\n"; },
+    (done) => { run.done = done; showCompareRun(); },
     $("compare-stop"), $("compare-start"));
+}
+
+function showCompareRun() {
+  const run = state.compare;
+  const lines = run.events.map(compareStep).filter(Boolean);
+  if (run.done) lines.push(t(run.done.state === "stopped" ? "compare.stopped" : "compare.finished", { seconds: run.done.seconds }));
+  $("compare-progress").textContent = lines.map((x) => x + "\n").join("");
+  $("compare-out").textContent = "";
+  if (run.done) showCompare(run.done.result);
+}
+
+// The server sends what happened in numbers and names (compare.progress_line's facts); the catalogue words it.
+function compareStep(ev) {
+  if (ev.step === "loading") return t("compare.loading", { lang: ev.lang });
+  if (ev.step === "done") return t("compare.lang_done", { lang: ev.lang, done: ev.done, of: ev.of });
+  if (ev.step !== "rolling") return "";
+  return t("compare.rolling", { lang: ev.lang, boards: ev.boards, size: ev.size, how: sourceText(ev.source, "compare.source."), seed: String(ev.seed) });
+}
+
+// How a language's boards were made (`prefix` + dice, faces or alphabet), from the source the library reports.
+function sourceText(source, prefix) {
+  if (source.kind === "dice") return t(prefix + "dice", { dice: source.dice });
+  return t(prefix + (source.dice ? "faces" : "alphabet"), { dice: source.dice, lexicon: source.lexicon });
 }
 
 function showCompare(result) {
@@ -458,12 +495,22 @@ function showCompare(result) {
   const table = document.createElement("table");
   table.id = "compare-table";
   const head = table.createTHead().insertRow();
-  for (const h of result.headers) head.appendChild(document.createElement("th")).textContent = h;
+  // Column names and the two worded columns (boards from, rules) in the interface language; figures as computed.
+  const columns = result.columns || [];
+  result.headers.forEach((h, i) => { head.appendChild(document.createElement("th")).textContent = columns[i] ? t("compare.col." + columns[i]) : h; });
   const body = table.createTBody();
-  for (const row of result.rows) {
+  result.rows.forEach((row, k) => {
     const tr = body.insertRow();
-    for (const cell of row) tr.insertCell().textContent = cell;
-  }
+    const lang = result.languages[k];
+    row.forEach((cell, i) => {
+      let text = cell;
+      if (columns[i] === "source" && lang) text = sourceText(lang.boards_from, "compare.cell.");
+      if (columns[i] === "rules" && lang) text = t("compare.cell.rules", { min: lang.rules.min_length, scoring: lang.rules.scoring.name });
+      const td = tr.insertCell();
+      td.textContent = text;
+      if (columns[i]) td.dataset.col = columns[i];
+    });
+  });
   $("compare-out").appendChild(table);
   drawChart(result.languages);
 }
@@ -472,7 +519,10 @@ function showCompare(result) {
 // viewBox and scales to its box (style.css), so it fits a phone.
 function drawChart(langs) {
   const svg = $("compare-chart");
-  const W = 720, H = 320, L = 50, B = 30, T = 10, R = 130;
+  // Drawn for the width it will have: a phone gets a narrower viewBox, so its text is not scaled down to specks.
+  const room = $("view-compare").clientWidth || 720;
+  const W = room < 560 ? 420 : 720, H = room < 560 ? 300 : 320, L = 50, B = 30, T = 10, R = 130;
+  svg.setAttribute("viewBox", `0 0 ${W} ${H}`);
   const top = Math.max(...langs.map((l) => Math.max(...l.scores)), 1);
   const bins = 20, width = Math.ceil((top + 1) / bins);
   const shares = langs.map((l) => {
@@ -492,7 +542,9 @@ function drawChart(langs) {
     const c = colours[k % colours.length];
     const pts = shares[k].map((v, i) => `${x(i).toFixed(1)},${y(v).toFixed(1)}`).join(" ");
     out += `<polyline class="series" data-lang="${text(l.lang)}" fill="none" stroke="${c}" stroke-width="2" points="${pts}"/>`;
-    out += `<text x="${W - R + 10}" y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
+    // the legend reads in the page's direction (the plot itself keeps its axes: scores grow to the right)
+    const legend = I18n.rtl() ? `x="${W - 6}" direction="rtl"` : `x="${W - R + 10}"`;
+    out += `<text ${legend} y="${T + 16 + 18 * k}" fill="${c}">${text(t("compare.legend", { lang: l.lang, mean: l.mean }))}</text>`;
   });
   svg.innerHTML = out;
   svg.removeAttribute("hidden"); // an SVG element has no `hidden` property: the attribute is what CSS hides
@@ -512,8 +564,8 @@ async function startSearch() {
   $("search-progress").textContent = t("search.starting");
   await runJob("/api/optimize", body,
     (ev) => {
-      if (ev.message) $("search-progress").textContent = ev.message;
-      else $("search-progress").textContent = t("search.progress", { best: ev.best, boards: ev.evaluated, rate: ev.rate, seconds: ev.elapsed.toFixed(1) });
+      if (ev.step === "loading") $("search-progress").textContent = t("search.loading", { name: ev.lexicon });
+      else if (ev.best !== undefined) $("search-progress").textContent = t("search.progress", { best: ev.best, boards: ev.evaluated, rate: ev.rate, seconds: ev.elapsed.toFixed(1) });
     },
     (done) => {
       const r = done.result;
@@ -543,15 +595,32 @@ async function showRecords() {
   $("records-note").textContent = r.folder ? t("records.note_folder", { folder: r.folder }) : t("records.note");
   const body = $("records").tBodies[0];
   body.textContent = "";
+  // Each cell carries its column's name (data-label): on a phone every row is a card (style.css) whose cells
+  // say what they are, so nothing scrolls sideways; the roles keep it a table for screen readers.
+  const labels = [...$("records").tHead.rows[0].cells].map((th) => th.textContent);
+  const cols = ["lang", "size", "score", "board", "lexicon", "dice", "open"];
   for (const x of r.records) {
     const tr = body.insertRow();
-    // The columns a phone shows first: language, size, score, board (the table scrolls sideways for the rest).
+    tr.setAttribute("role", "row");
     const cells = [x.lang || "", x.size, x.proven ? t("records.proven", { score: x.score }) : fmt(x.score), x.board, x.lexicon, x.dice || t("records.free")];
-    for (const v of cells) tr.insertCell().textContent = v;
+    cells.forEach((v, i) => {
+      const td = tr.insertCell();
+      td.setAttribute("role", "cell");
+      td.dataset.col = cols[i];
+      td.dataset.label = labels[i];
+      // A board in a right-to-left script reads in its own direction, isolated from the label before it.
+      const text = document.createElement(cols[i] === "board" ? "bdi" : "span");
+      text.textContent = v;
+      td.appendChild(text);
+    });
+    if (x.proven) tr.classList.add("proven");
     const a = document.createElement("a");
     a.href = "/?" + query({ view: "solve", board: x.board, lang: x.lang, lexicon: x.lexicon, min_length: x.rules && x.rules.min_length, scoring: x.rules && x.rules.scoring.name, diagonals: x.rules && x.rules.diagonals === false ? "false" : "" });
     a.textContent = t("records.solve");
-    tr.insertCell().appendChild(a);
+    const open = tr.insertCell();
+    open.setAttribute("role", "cell");
+    open.dataset.col = "open";
+    open.appendChild(a);
   }
 }
 
@@ -606,10 +675,13 @@ async function setInterfaceLanguage(code) {
   $("ui-lang").value = code;
   try { localStorage.setItem("boggle-i18n.ui", code); } catch { /* private mode */ }
   if (state.languages.length) {
+    nameLanguages();
     fillDice($("dice").value);
     fillLexicons($("lexicon").value);
   }
   if (state.solved) showSolved();
+  if (state.view === "records") showRecords().catch(sayError);
+  if (state.compare) showCompareRun();
   if (state.game) {
     showPlayScore();
     if (state.game.over) { state.game.over = false; endGame(false); }

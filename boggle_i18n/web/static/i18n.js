@@ -34,6 +34,7 @@ const I18n = {
     I18n.code = code;
     I18n.plural = new Intl.PluralRules(code);
     I18n.number = new Intl.NumberFormat(code);
+    I18n.names = Intl.DisplayNames ? new Intl.DisplayNames([code], { type: "language", fallback: "none" }) : null;
     document.documentElement.lang = code;
     document.documentElement.dir = I18n.messages["@dir"] || "ltr";
   },
@@ -72,7 +73,10 @@ const I18n = {
     const comma = inner.indexOf(",");
     if (comma < 0) {
       const v = values[inner.trim()];
-      return typeof v === "number" ? I18n.number.format(v) : String(v ?? "");
+      if (typeof v === "number") return I18n.number.format(v);
+      // In a right-to-left page a value (a language code, a board, a Latin word) is isolated from the text
+      // around it (FSI ... PDI), so `en: 100 לוחות` keeps its order.
+      return I18n.rtl() && v != null && v !== "" ? `\u2068${v}\u2069` : String(v ?? "");
     }
     const name = inner.slice(0, comma).trim();
     const rest = inner.slice(comma + 1);
@@ -91,6 +95,19 @@ const I18n = {
     }
     const chosen = forms[`=${n}`] ?? forms[I18n.plural.select(n)] ?? forms.other;
     return I18n.format(chosen.replace(/#/g, I18n.number.format(n)), values);
+  },
+
+  rtl() {
+    return (I18n.messages["@dir"] || "ltr") === "rtl";
+  },
+
+  // A language's name in the interface language (`nl` is "Niederländisch" in German), else `fallback`.
+  languageName(code, fallback) {
+    try {
+      return (I18n.names && I18n.names.of(code)) || fallback;
+    } catch {
+      return fallback; // a code Intl does not take
+    }
   },
 
   // Translate the static page: text, placeholders, accessible names and titles.
