@@ -66,6 +66,7 @@ def main() -> None:
         print(f"{name:45} {ms:>7.1f} {ms / 1e3 / base:>7.2f}")
     solve = statistics.median(times[SOLVE])
     print(f"cold solve / python -c pass: {solve / base:.2f}x (target: at most 4x)")
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
 if __name__ == "__main__":

@@ -115,7 +115,9 @@ def child(store: str, lexicon_name: str, engine: str, boards_file: str, cells: i
     first_started = time.perf_counter()
     scorer.score_codes(codes[:1])
     first = time.perf_counter() - first_started
+    cpu_started = time.process_time()
     seconds = median_time(lambda: scorer.score_codes(codes), repeat)
+    cpu_seconds = (time.process_time() - cpu_started) / repeat
     scores, _ = scorer.score_codes(codes)
     print(
         json.dumps(
@@ -125,6 +127,7 @@ def child(store: str, lexicon_name: str, engine: str, boards_file: str, cells: i
                 "prepare": prepared - loaded,
                 "first_call": first,
                 "boards_per_s": len(texts) / seconds,
+                "cpu_boards_per_s": len(texts) / cpu_seconds,  # boards a CPU second: what a shared machine leaves
                 "mean_score": float(scores.mean()),
                 "peak_mib": peak_mib(),
             }
@@ -168,36 +171,51 @@ def notation_rates(
     """`score --workers 1` end to end per notation and kind of board, beside the engine and the Python baseline."""
     n = len(next(iter(kinds.values())))
     print(f"\nboggle-i18n score --workers 1, whole process, {n:,} 4x4 boards a file, by notation (median of {repeat}):")
-    print(f"{'boards':16} {'notation':11} {'boards/s':>10} {'x bare':>7} {'x engine':>9} {'x prefix-set':>12}  score")
+    print("load average (1, 5, 15 min) at the start: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
+    print(f"{'':16} {'':11} {'wall clock':-^41} {'CPU time (user + system)':-^28}")
+    print(
+        f"{'boards':16} {'notation':11} {'boards/s':>10} {'x bare':>7} {'x engine':>9} {'x prefix-set':>12} "
+        f"{'boards/s':>10} {'x bare':>7} {'x engine':>9}  score"
+    )
     for kind, boards in kinds.items():
         files = {}
         for name in ("bare", "/", "spaces", "/ and [qu]"):
             files[name] = Path(tmp) / f"{kind.split()[0]}-{len(files)}.txt"
             files[name].write_text("".join(notations(f, 4)[name] + "\n" for f in boards))
-        engine, _ = run_child([store, "en-enable2k", "fast", str(files["bare"]), "16", str(repeat)])
         some = boards[:1000]
         base = len(some) / median_time(
             lambda some=some: [prefix_solver(words, prefixes, f, 4, points) for f in some], repeat
         )
         run_score(store, "en-enable2k", files["bare"], 1)  # the page cache warm
-        runs: dict[str, list[tuple[float, float, str]]] = {name: [] for name in files}
-        for _ in range(repeat):  # alternating, so the machine's load falls on every notation alike
+        runs: dict[str, list[tuple[float, float, str, float]]] = {name: [] for name in files}
+        engine_rates, engine_cpu = [], []
+        for _ in range(repeat):  # alternating, so the machine's load falls on the engine and every notation alike
+            engine, _ = run_child([store, "en-enable2k", "fast", str(files["bare"]), "16", "1"])
+            engine_rates.append(engine["boards_per_s"])
+            engine_cpu.append(engine["cpu_boards_per_s"])
             for name, path in files.items():
                 runs[name].append(run_score(store, "en-enable2k", path, 1))
         rates = {name: n / statistics.median(r[0] for r in got) for name, got in runs.items()}
+        cpu_rates = {name: n / statistics.median(r[3] for r in got) for name, got in runs.items()}
+        in_process, in_process_cpu = statistics.median(engine_rates), statistics.median(engine_cpu)
         for name, rate in rates.items():
             print(
                 f"{kind:16} {name:11} {rate:>10,.0f} {rate / rates['bare']:>7.2f} "
-                f"{rate / engine['boards_per_s']:>9.2f} {rate / base:>12.1f}  {runs[name][0][2]}"
+                f"{rate / in_process:>9.2f} {rate / base:>12.1f} {cpu_rates[name]:>10,.0f} "
+                f"{cpu_rates[name] / cpu_rates['bare']:>7.2f} {cpu_rates[name] / in_process_cpu:>9.2f}  "
+                f"{runs[name][0][2]}"
             )
         print(
-            f"{kind:16} {'(engine)':11} {engine['boards_per_s']:>10,.0f}   in process, score_codes on the same boards"
+            f"{kind:16} {'(engine)':11} {in_process:>10,.0f} {'':20} {in_process_cpu:>10,.0f}   "
+            "in process, score_codes on the same boards"
         )
         print(f"{kind:16} {'(prefix-set)':11} {base:>10,.0f}   plain Python baseline, in process, 1,000 of them")
+    print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
-def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tuple[float, float, str]:
-    """One whole `boggle-i18n score` process: (seconds, peak RSS of the main process in MiB, total score)."""
+def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tuple[float, float, str, float]:
+    """One whole `boggle-i18n score` process: (seconds, peak RSS of the main process in MiB, total score,
+    CPU seconds, user + system)."""
     env = {**os.environ, "BOGGLE_I18N_HOME": store}
     exe = Path(sys.executable).with_name("boggle-i18n")
     started = time.perf_counter()
@@ -207,18 +225,22 @@ def run_score(store: str, lexicon: str, boards_file: Path, workers: int) -> tupl
         stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True, env=env,
     )  # fmt: skip
     peak = 0.0
-    while proc.poll() is None:  # VmHWM only grows: the last reading before exit is the peak
+    while True:  # VmHWM only grows: the last reading before exit is the peak
+        pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        if pid:
+            break
         try:
             peak = max(peak, peak_mib(proc.pid))
         except (OSError, ValueError):
             pass
         time.sleep(0.01)
     seconds = time.perf_counter() - started
+    proc.returncode = os.waitstatus_to_exitcode(status)
     err = proc.stderr.read() if proc.stderr else ""
     if proc.returncode:
         raise SystemExit(f"score failed: {err}")
     total = err.strip().rsplit("total score ", 1)[-1]
-    return seconds, peak, total
+    return seconds, peak, total, usage.ru_utime + usage.ru_stime
 
 
 def main() -> None:

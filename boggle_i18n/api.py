@@ -10,7 +10,6 @@ print(result.score, result.n_words, result.words[0].path)
 from __future__ import annotations
 
 import os
-import random
 from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -122,6 +121,8 @@ def solve(
 
 def new_seed() -> int:
     """A fresh random seed (always echoed, so any board can be rolled again)."""
+    import random  # only rolls need it: not on the solve path
+
     return random.SystemRandom().randrange(2**32)
 
 
@@ -222,6 +223,8 @@ def roll(
       draws the letters of the lexicon's alphabet.
     The board's size is `size`, else the dice set's, else the language's first set's.
     """
+    import random  # only rolls need it: not on the solve path
+
     mode = letters.strip().lower() if letters is not None else None
     if mode is not None and mode not in LETTER_MODES:
         raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")

@@ -56,7 +56,9 @@ class Scoring:
                 f"(not {clip(too_many[0], 40)})"
             )
         if self.beyond is not None:
-            beyond = [self.points(n) for n in range(self.beyond.from_length, MAX_LENGTH + 1)]
+            # The rule is linear in the length, so its least and greatest points are at the two ends.
+            ends = range(self.beyond.from_length, MAX_LENGTH + 1)
+            beyond = [self.points(ends[0]), self.points(ends[-1])] if ends else []
             if beyond and min(beyond) < 0:
                 raise ScoringError(f"scoring {name!r}: its rule beyond the table gives negative points")
             if beyond and max(beyond) > MAX_POINTS:

@@ -563,3 +563,30 @@ def test_build_as_is_case_insensitive(store: Path) -> None:
         ]["name"]
         == "mine"
     )
+
+
+def test_json_lines_from_one_encoding_are_each_values_own() -> None:
+    """`to_json` encodes a list of one-line values in one call and cuts it at the gaps between them: on
+    values holding the gap text themselves (`}, {` in a string, nested dicts in lists), mixed kinds, empty
+    ones and non-ASCII text, every line is still that value's own `json.dumps`, and the whole parses back."""
+    import random
+
+    from boggle_i18n.cli.common import _one_line_each, to_json
+
+    rng = random.Random(25)
+    atoms = [0, -3, 2.5, None, True, "", "é", "a}, {b", "], [", '"}, {"', "\n"]
+
+    def value(depth: int) -> object:
+        kind = rng.random()
+        if depth > 3 or kind < 0.3:
+            return rng.choice(atoms)
+        if kind < 0.6:
+            return [value(depth + 1) for _ in range(rng.randrange(4))]
+        return {rng.choice(["w", "}, {", "p"]): value(depth + 1) for _ in range(rng.randrange(4))}
+
+    for i in range(3000):
+        values = [value(1) for _ in range(rng.randrange(6))]
+        if i % 2:  # the common case, a solve's words: values of one kind
+            values = [{"w": v} if i % 4 == 1 else [v] for v in values]
+        assert _one_line_each(values) == [json.dumps(v, ensure_ascii=False) for v in values]
+        assert json.loads(to_json({"words": values})) == {"words": values}

@@ -84,6 +84,18 @@ def test_unknown_dice_set() -> None:
         get_dice("en-4x4")
 
 
+def test_a_dice_set_is_found_by_its_file_name(tmp_path: Path) -> None:
+    """`get_dice` reads only the asked set's file, so a set whose id is not its file's name is refused."""
+    from boggle_i18n.board import dice
+
+    raw = json.loads((REPO / "lexicons" / "dice" / "en-new-4x4.json").read_text(encoding="utf-8"))
+    path = tmp_path / "en-other.json"
+    path.write_text(json.dumps(raw), encoding="utf-8")
+    with pytest.raises(DiceError, match="id 'en-new-4x4' is not its file's name"):
+        dice._dice_set(path)
+    assert get_dice("EN-new-4x4") is dice_sets()["en-new-4x4"]
+
+
 # --------------------------------------------------------------------------- shorthands
 
 

@@ -86,6 +86,19 @@ def test_record_errors_name_file_and_field(tmp_path: Path) -> None:
         _load(path)
 
 
+def test_a_record_is_found_by_its_file_name(tmp_path: Path) -> None:
+    """`get_language` reads only the asked code's file, so a record whose code is not its file's name is refused,
+    and an unknown code names the known ones without reading any record."""
+    path = tmp_path / "xx.toml"
+    path.write_text('code = "yy"\nname = "X"\nvowels = "a"\nmin_length = 3\nscoring = "classic-4x4"\n'
+                    'boards = "distribution"\n', encoding="utf-8")  # fmt: skip
+    with pytest.raises(LanguageError, match="code 'yy' is not its file's name"):
+        _load(path)
+    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, ar, "):
+        get_language("zz")
+    assert get_language(" NL ") is languages()["nl"]
+
+
 def test_every_dice_face_is_in_its_language_alphabet() -> None:
     """A die face no word of the language can use would be dead: every face's letters are in the alphabet."""
     for ds in dice_sets().values():
@@ -202,6 +215,28 @@ def test_a_changed_letter_policy_makes_a_lexicon_stale(built_store: Path, tmp_pa
     assert stale_reason(path, recipe) is None  # no hash recorded, same (plain) spelling
     path.write_text(json.dumps(dict(old, spelling={"units": ["ch"], "apart": []})), encoding="utf-8")
     assert stale_reason(path, recipe) is not None
+
+
+def test_loading_a_current_lexicon_skips_the_recipe_schema_but_not_the_staleness_rules(
+    built_store: Path, tmp_path: Path
+) -> None:
+    """`ensure_lexicon` loads a lexicon built from its recipe and letter policy as they are now by hashes alone;
+    one built from another recipe or under another letter policy takes the full path (which rebuilds it)."""
+    from boggle_i18n.lexicon.ensure import _current_build
+
+    store = tmp_path / "store"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+    path = store / "es.json"
+    manifest = json.loads(path.read_text(encoding="utf-8"))
+    assert _current_build("es", store) == "es"
+    assert _current_build("es-nope", store) is None  # no such recipe
+    for stale in ({"letter_policy_sha256": "0" * 64}, {"recipe_sha256": "0" * 64}, {"recipe": {"name": "x"}}):
+        path.write_text(json.dumps(dict(manifest, **stale)), encoding="utf-8")
+        assert _current_build("es", store) is None, stale
+    path.write_text("[]", encoding="utf-8")
+    assert _current_build("es", store) is None
 
 
 # --- a missing Debian list ----------------------------------------------------------------

@@ -31,7 +31,8 @@ def test_unknown_command_is_one_error_line() -> None:
 
 
 def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
-    """A cold `solve --json` (reference engine): no numpy, no other command's module, no optimiser or prover."""
+    """A cold `solve --json` (reference engine): no numpy, no other command's module, no optimiser or prover,
+    no build pipeline (recipe schema, stages, runner), and one language record and one dice set read, not all."""
     code = (
         "import sys, io, contextlib\n"
         "from boggle_i18n.launch import main\n"
@@ -45,14 +46,19 @@ def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
         "    pass\n"
         "print('\"score\": 3625' in out.getvalue())\n"
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba', 'boggle_i18n')))\n"
+        "from boggle_i18n.language import records\n"
+        "from boggle_i18n.board import dice\n"
+        "print(records._record.cache_info().currsize, dice._dice_set.cache_info().currsize)\n"
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.splitlines()
     assert out[0] == "True"
     loaded = set(json.loads(out[1].replace("'", '"')))
     assert "boggle_i18n.cli.solve_cmd" in loaded
     heavy = {"numpy", "numba", "boggle_i18n.optimize", "boggle_i18n.prove", "boggle_i18n.web", "boggle_i18n.compare"}
+    heavy |= {f"boggle_i18n.pipeline.{module}" for module in ("recipe", "stages", "runner", "sources")}
     others = {f"boggle_i18n.cli.{module}" for module in COMMANDS.values()} - {"boggle_i18n.cli.solve_cmd"}
     assert not loaded & (heavy | others), loaded & (heavy | others)
+    assert out[2] == "1 1"  # en's record and its 4x4 dice set: a cold start reads no other language's data
     bare = subprocess.run(
         [sys.executable, "-c", "import sys, boggle_i18n; print(len([m for m in sys.modules if 'boggle_i18n' in m]))"],
         capture_output=True,

@@ -3,14 +3,18 @@
 from __future__ import annotations
 
 import json
-import random
 from dataclasses import dataclass, field
 from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import DiceError
 from ..limits import clip
 from ..resources import data_dir
 from .board import Board
+
+if TYPE_CHECKING:
+    import random
 
 
 @dataclass(frozen=True)
@@ -120,26 +124,42 @@ def _load(path: str, raw: dict) -> DiceSet:
 
 
 @cache
+def _dice_files(folder: Path) -> dict[str, Path]:
+    """The dice files in `folder` by id (a dice set's id is its file name): listed, not yet read."""
+    return {path.stem: path for path in sorted(folder.glob("*.json"))}
+
+
+@cache
+def _dice_set(path: Path) -> DiceSet:
+    """One dice file, read and checked once per process."""
+    try:
+        with path.open(encoding="utf-8") as handle:
+            raw = json.load(handle)
+    except (ValueError, UnicodeDecodeError, RecursionError):
+        raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
+    except OSError as exc:
+        raise DiceError(f"cannot read dice file {path}: {exc.strerror or exc}") from None
+    ds = _load(str(path), raw)
+    if ds.id != path.stem:  # a dice set is found by its file's name
+        raise DiceError(f"malformed dice file {path}: id {clip(ds.id, 40)!r} is not its file's name")
+    return ds
+
+
+def _shipped() -> dict[str, Path]:
+    return _dice_files(data_dir("lexicons") / "dice")
+
+
+@cache
 def dice_sets() -> dict[str, DiceSet]:
     """All shipped dice sets by id."""
-    out = {}
-    for path in sorted((data_dir("lexicons") / "dice").glob("*.json")):
-        try:
-            with path.open(encoding="utf-8") as handle:
-                raw = json.load(handle)
-        except (ValueError, UnicodeDecodeError, RecursionError):
-            raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
-        except OSError as exc:
-            raise DiceError(f"cannot read dice file {path}: {exc.strerror or exc}") from None
-        ds = _load(str(path), raw)
-        out[ds.id] = ds
-    return out
+    return {dice_id: _dice_set(path) for dice_id, path in _shipped().items()}
 
 
 def get_dice(dice_id: str) -> DiceSet:
-    """A dice set by id, with a clear error listing the known ids."""
-    try:
-        return dice_sets()[dice_id.strip().lower()]  # case-insensitive, like language codes
-    except KeyError:
-        known = ", ".join(sorted(dice_sets()))
-        raise DiceError(f"unknown dice set {clip(dice_id, 40)!r} (known: {known})") from None
+    """A dice set by id, with a clear error listing the known ids; only that set's file is read."""
+    files = _shipped()
+    path = files.get(dice_id.strip().lower())  # case-insensitive, like language codes
+    if path is None:
+        known = ", ".join(sorted(files))
+        raise DiceError(f"unknown dice set {clip(dice_id, 40)!r} (known: {known})")
+    return _dice_set(path)

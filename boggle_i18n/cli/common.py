@@ -137,8 +137,27 @@ def _indented(data: Any, level: int, depth: int) -> str:
             for key, value in data.items()
         ]
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
-    items = [pad + _indented(value, level + 1, depth) for value in data]
-    return "[\n" + ",\n".join(items) + "\n" + end + "]"
+    lines = _one_line_each(data) if level + 1 >= depth else [_indented(value, level + 1, depth) for value in data]
+    return "[\n" + ",\n".join(pad + line for line in lines) + "\n" + end + "]"
+
+
+def _one_line_each(values: list[Any]) -> list[str]:
+    """`json.dumps` of each value, from one call for the whole list when it can be cut apart exactly.
+
+    One call per value costs about 9 us of set-up each, four times the encoding of a solve's word with its
+    path. The list is encoded once and cut at the `}, {` (or `], [`) between its values: each such gap
+    makes one, so when the text holds exactly len - 1 of them, none lies inside a value and the cut is exact;
+    otherwise (a value holding one, or values of mixed kinds) each value is encoded alone.
+    """
+    kinds = {type(value) for value in values}
+    if len(values) > 1 and (kinds == {dict} or kinds == {list}) and all(values):
+        opening, closing = ("{", "}") if kinds == {dict} else ("[", "]")
+        gap = f"{closing}, {opening}"
+        text = json.dumps(values, ensure_ascii=False, check_circular=False)  # data, not a graph: no cycles
+        if text.count(gap) == len(values) - 1:
+            parts = text[2:-2].split(gap)
+            return [opening + part + closing for part in parts]
+    return [json.dumps(value, ensure_ascii=False) for value in values]
 
 
 StoreOption = typer.Option(

@@ -21,7 +21,7 @@ from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
-from ..pipeline.stages import CASE_POLICIES
+from ..pipeline.policies import CASE_POLICIES
 from ..resources import data_dir
 from ..spelling import Spelling, spelling
 
@@ -192,6 +192,8 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} = {value!r} has the wrong type")
         if key in _CHOICES and value not in _CHOICES[key]:
             raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
+    if raw["code"] != where.stem:  # a language is found by its file's name
+        raise LanguageError(f"language record {where}: code {clip(raw['code'], 20)!r} is not its file's name")
     for key in ("dice", "lexicons"):
         if not all(isinstance(v, str) and v for v in raw.get(key, [])):
             raise LanguageError(f"language record {where}: {key} must be a list of names")
@@ -261,19 +263,36 @@ def _load(path: Path) -> Language:
 
 
 @cache
+def _record_files(folder: Path) -> dict[str, Path]:
+    """The record files in `folder` by code (a record's code is its file name): listed, not yet read."""
+    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
+
+
+@cache
+def _record(path: Path) -> Language:
+    """One record, read and checked once per process."""
+    return _load(path)
+
+
+def _shipped() -> dict[str, Path]:
+    return _record_files(data_dir("lexicons") / "languages")
+
+
+@cache
 def languages() -> dict[str, Language]:
     """All shipped languages by code."""
-    out = {}
-    for path in sorted((data_dir("lexicons") / "languages").glob("*.toml")):
-        lang = _load(path)
-        out[lang.code] = lang
-    return out
+    return {code: _record(path) for code, path in _shipped().items()}
 
 
 def get_language(code: str) -> Language:
-    """A language by code, with a clear error listing the known codes."""
-    try:
-        return languages()[code.strip().lower()]  # names are case-insensitive: --lang NL
-    except KeyError:
-        known = ", ".join(sorted(languages()))
-        raise LanguageError(f"unknown language {clip(code, 40)!r} (known: {known})") from None
+    """A language by code, with a clear error listing the known codes.
+
+    Only that language's record is read: one command plays one language, and reading all of them
+    would cost a cold `solve` about 15 ms.
+    """
+    files = _shipped()
+    path = files.get(code.strip().lower())  # names are case-insensitive: --lang NL
+    if path is None:
+        known = ", ".join(sorted(files))
+        raise LanguageError(f"unknown language {clip(code, 40)!r} (known: {known})")
+    return _record(path)

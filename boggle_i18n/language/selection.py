@@ -144,10 +144,8 @@ def _lexicon_arg(text: str) -> str:
 
 def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | None:
     """The language a lexicon is for: its built manifest if readable, else its recipe's."""
-    from ..pipeline.recipe import load_recipe  # the recipe parser is only needed here
-
     if name.endswith(".toml"):
-        return load_recipe(name).language
+        return _recipe_language(name)
     is_trie = name.endswith(".marisa")
     manifest_path = Path(name).with_suffix(".json") if is_trie else lexicon_paths(name, store)[1]
     language = _manifest_language(manifest_path)
@@ -155,7 +153,13 @@ def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | 
         return language
     if is_trie or manifest_path.exists():
         return None  # built but unreadable: loading it will say what is wrong, and how to rebuild it
-    return load_recipe(name).language  # not built yet: the recipe it will be built from
+    return _recipe_language(name)  # not built yet: the recipe it will be built from
+
+
+def _recipe_language(name: str) -> str:
+    from ..pipeline.recipe import load_recipe  # the recipe parser: only when no manifest says it
+
+    return load_recipe(name).language
 
 
 _MANIFEST_LANGUAGES: dict[tuple[str, int, int], object] = {}

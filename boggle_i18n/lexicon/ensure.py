@@ -1,8 +1,11 @@
 """Load a lexicon, building it first when it is missing or its recipe changed.
 
-Kept apart from build.py so that loading a built lexicon (every `solve`) imports only the
-recipe parser, never the sources, stages and runner a build needs: those load when a
-build actually starts.
+Kept apart from build.py so that loading a built lexicon (every `solve`) never imports the
+sources, stages and runner a build needs: those load when a build actually starts. A
+lexicon built from the recipe as it is now, under its language's letter policy as it is now,
+is told apart by the hash of the recipe's merged content (`pipeline/recipe_files.py`) and
+the record's policy hash, so the recipe schema and its checks load only for a lexicon that
+is missing or stale.
 """
 
 from __future__ import annotations
@@ -11,12 +14,16 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
-from ..errors import BoggleI18nError, LexiconError, SourceError
-from ..pipeline.recipe import Recipe, load_recipe
+from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
+from ..pipeline.recipe_files import content_sha256, merged_recipe
 from ..resources import data_dir
 from ..storage import check_writable_dir, store_dir
-from .store import Lexicon, lexicon_name, lexicon_paths
+from .store import NAME_RE, Lexicon, lexicon_name, lexicon_paths
+
+if TYPE_CHECKING:
+    from ..pipeline.recipe import Recipe
 
 Progress = Callable[[str], None]
 
@@ -39,6 +46,9 @@ def ensure_lexicon(
         return Lexicon.load(name)  # a trie file by path: nothing to build
     if not name.endswith(".toml"):
         name = lexicon_name(name)
+    current = _current_build(name, store)
+    if current is not None:
+        return Lexicon.load(current, store)
     recipe = _recipe_or_none(name)
     name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
@@ -58,13 +68,60 @@ def ensure_lexicon(
     return Lexicon.load(name_in_store, store)
 
 
+def _recipe_file(name: str) -> Path | None:
+    """The recipe file a lexicon name refers to: a `.toml` path, or a shipped recipe's (None for `--as` names)."""
+    if name.endswith(".toml"):
+        return Path(name)
+    path = data_dir("pipelines") / f"{name}.toml"
+    return path if path.is_file() else None
+
+
+def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | None:
+    """The store name of lexicon `name` if it is built from its recipe exactly as the recipe is now, else None.
+
+    The recipe's merged content is read and hashed, not checked field by field: it was checked when
+    this very content was built. Anything else (no recipe, not built, built from other content or
+    under another letter policy, a recipe that does not read) is None, and `ensure_lexicon` takes
+    its full path, which says why.
+    """
+    path = _recipe_file(name)
+    if path is None or not path.is_file():
+        return None
+    try:
+        raw, _ = merged_recipe(path)
+    except RecipeError:
+        return None
+    stored, language = raw.get("name"), raw.get("language")
+    if not isinstance(stored, str) or not NAME_RE.fullmatch(stored) or not isinstance(language, str):
+        return None
+    manifest = _manifest(lexicon_paths(stored, store)[1])
+    if manifest is None or _recorded_recipe(manifest) != (stored, content_sha256(raw)):
+        return None
+    return None if _letters_differ(manifest, language) else stored
+
+
+def _manifest(path: Path) -> dict[str, Any] | None:
+    """A built lexicon's manifest, or None if it is missing or broken (Lexicon.load reports that)."""
+    try:
+        manifest = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return None
+    return manifest if isinstance(manifest, dict) else None
+
+
+def _recorded_recipe(manifest: dict[str, Any]) -> tuple[Any, Any]:
+    """(recipe name, recipe sha256) a manifest records."""
+    recipe = manifest.get("recipe")
+    return (recipe.get("name") if isinstance(recipe, dict) else None), manifest.get("recipe_sha256")
+
+
 def _recipe_or_none(name: str) -> Recipe | None:
     """The recipe a lexicon name refers to: a `.toml` path, or a shipped recipe of that name (None for `--as` names)."""
-    if name.endswith(".toml"):
-        return load_recipe(name)
-    if (data_dir("pipelines") / f"{name}.toml").is_file():
-        return load_recipe(name)
-    return None
+    if _recipe_file(name) is None:
+        return None
+    from ..pipeline.recipe import load_recipe  # the schema: only for a lexicon not built from its current recipe
+
+    return load_recipe(name)
 
 
 def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
@@ -73,12 +130,10 @@ def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
     Only a lexicon built from this very recipe counts: one stored under the same
     name from another recipe (`--as`) records that recipe's name and is left alone.
     """
-    try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        recorded = manifest.get("recipe_sha256")
-        recorded_name = manifest.get("recipe", {}).get("name")
-    except (OSError, ValueError, AttributeError):
+    manifest = _manifest(manifest_path)
+    if manifest is None:
         return None  # missing or broken: Lexicon.load reports it
+    recorded_name, recorded = _recorded_recipe(manifest)
     if recorded_name != recipe.name or recorded == recipe.sha256:
         return None
     return str(recorded)
@@ -91,20 +146,25 @@ def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progres
 
 
 def stale_letters(manifest_path: Path, recipe: Recipe) -> bool:
-    """Whether the recipe's language record now has another letter policy than the lexicon was built with.
+    """Whether the recipe's language record now has another letter policy than the lexicon was built with."""
+    manifest = _manifest(manifest_path)
+    if manifest is None or _recorded_recipe(manifest)[0] != recipe.name:
+        return False  # missing or broken (Lexicon.load reports it), or stored from another recipe (`--as`)
+    return _letters_differ(manifest, recipe.language)
+
+
+def _letters_differ(manifest: dict[str, Any], code: str) -> bool:
+    """Whether language `code`'s record now has another letter policy than the manifest records (the one rule).
 
     A manifest from before the policy hash was recorded is compared by its spelling (units and
     apart words), the part of the policy that solving reads back from the manifest.
     """
-    from ..language.records import get_language  # the record: only when a built lexicon is checked
+    from ..language.records import get_language
 
     try:
-        manifest = json.loads(manifest_path.read_text(encoding="utf-8"))
-        if manifest.get("recipe", {}).get("name") != recipe.name:
-            return False  # stored under this name from another recipe (`--as`): left alone
-        language = get_language(recipe.language)
-    except (OSError, ValueError, AttributeError, BoggleI18nError):
-        return False  # missing or broken manifest (Lexicon.load reports it), or no such record
+        language = get_language(code)
+    except BoggleI18nError:
+        return False  # no such record: nothing to compare with
     recorded = manifest.get("letter_policy_sha256")
     if isinstance(recorded, str):
         return recorded != language.policy_sha256

@@ -1,7 +1,7 @@
 """The lexicon pipeline: a recipe (data) names a source and an ordered chain of stages.
 
 Names load from their modules on first use, so code that needs one stage table
-(the language records read `stages.CASE_POLICIES`) does not load the runner,
+(the language records read `policies.CASE_POLICIES`) does not load the runner,
 the downloader and the recipe reader too.
 """
 

@@ -13,10 +13,7 @@ gives one line naming the recipe, the stage and the field.
 from __future__ import annotations
 
 import codecs
-import hashlib
-import json
 import re
-import tomllib
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
@@ -24,6 +21,7 @@ from typing import Any
 from ..errors import RecipeError
 from ..limits import clip
 from ..resources import data_dir
+from .recipe_files import content_sha256, merged_recipe
 from .runner import check_stage
 
 
@@ -73,8 +71,7 @@ class Recipe:
     @property
     def sha256(self) -> str:
         """Hash of the recipe's merged content (not its comments, layout or base's file name)."""
-        canon = json.dumps(self.raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+        return content_sha256(self.raw)
 
     def renamed(self, name: str) -> Recipe:
         """The same recipe stored under another lexicon name (`build-lexicon --as`)."""
@@ -199,54 +196,6 @@ def _validate(raw: dict[str, Any], where: str) -> None:
 # --- loading and extends ------------------------------------------------------------------
 
 
-def _read_toml(path: Path) -> dict[str, Any]:
-    try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
-        raise RecipeError(f"recipe {path}: {exc}") from None
-    except UnicodeDecodeError as exc:
-        raise RecipeError(
-            f"recipe {path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
-        ) from None
-    except RecursionError:
-        raise RecipeError(f"recipe {path}: nested too deeply") from None
-    except OSError as exc:
-        raise RecipeError(f"recipe {path}: {exc.strerror or exc}") from None
-
-
-def _base_path(ref: str, child: Path) -> Path:
-    """Where `extends = ref` points: a `.toml` path beside the child, a shipped recipe, or a preset."""
-    if ref.endswith(".toml"):
-        return child.parent / ref
-    for folder in (data_dir("pipelines"), data_dir("pipelines") / "presets"):
-        candidate = folder / f"{ref}.toml"
-        if candidate.is_file():
-            return candidate
-    raise RecipeError(f"recipe {child}: extends unknown recipe or preset {ref!r}")
-
-
-def _merged(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
-    """The recipe at `path` with its bases applied (top-level keys replace the base's)."""
-    raw = _read_toml(path)
-    ref = raw.get("extends")
-    if ref is None:
-        return raw, ()
-    if not isinstance(ref, str):
-        raise RecipeError(f"recipe {path}: field 'extends' must be a string, not {ref!r}")
-    base = _base_path(ref, path).resolve()
-    if base in seen or base == path.resolve():
-        raise RecipeError(f"recipe {path}: extends {ref!r} makes a cycle")
-    if len(seen) > 8:
-        raise RecipeError(f"recipe {path}: extends chain is too deep")
-    if not base.is_file():
-        raise RecipeError(f"recipe {path}: extends {ref!r}, but {base} is not there")
-    base_raw, chain = _merged(base, (*seen, path.resolve()))
-    merged = {k: v for k, v in base_raw.items() if k != "extends"}
-    merged.update({k: v for k, v in raw.items() if k != "extends"})
-    return merged, (ref, *chain)
-
-
 def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[str, ...] = ()) -> Recipe:
     _validate(raw, where)
     src = raw["source"]
@@ -301,5 +250,5 @@ def load_recipe(name_or_path: str) -> Recipe:
         if not _NAME.match(name_or_path) or not path.is_file():
             known = ", ".join(recipe_names())
             raise RecipeError(f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)")
-    raw, chain = _merged(path)
+    raw, chain = merged_recipe(path)
     return _parse(raw, f"recipe {path}", path, chain)

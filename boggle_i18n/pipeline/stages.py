@@ -20,9 +20,9 @@ from ..errors import RecipeError
 from ..limits import clip
 from ..spelling import PLAIN, Spelling
 from .compactset import CompactSet
+from .policies import CASE_POLICIES
 
 StageFn = Callable[[str], str | None]
-CASE_POLICIES = ("lower", "drop-capitalised", "nouns")
 
 
 @dataclass(frozen=True)

@@ -58,11 +58,13 @@ class ReferenceSolver:
             if face and has_prefix(face):
                 walk(cell, face, 1 << cell)
 
+        cols = board.cols
+        points = {n: rules.scoring.points(n) for n in {length(word) for word in found}}
         words = tuple(
             FoundWord(
                 word,
-                rules.scoring.points(length(word)),
-                tuple(board.position(c) for c in cells),
+                points[length(word)],
+                tuple(divmod(c, cols) for c in cells),  # Board.position, inlined: a solve has thousands of cells
                 None if length(word) == len(word) else length(word),
             )
             for word, cells in found.items()
