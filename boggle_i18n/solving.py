@@ -99,13 +99,16 @@ def with_lexicon_info(result: SolveResult, lexicon: Lexicon) -> SolveResult:
 def solution_dict(selection: Selection, result: SolveResult) -> dict[str, Any]:
     """The JSON document of a solved board: board and shape first, then language and dice set, then the result.
 
-    Faces and words are as the lexicon stores them; `shown_grid` and each word's `shown` are how a reader
-    writes them (the language's capitals, Greek final ς, Korean syllables), for a face that prints them.
+    Faces and words are as the lexicon stores them; `shown_grid` is how a reader writes the faces (the
+    language's capitals: Turkish İ), and a word whose written form differs (Greek final ς, Korean
+    syllables) carries it as `shown`, for a face that prints them.
     """
     data = result.to_dict()
     language = selection.language
     data["shown_grid"] = [[language.display_face(f) for f in row] for row in data["grid"]]
-    for word in data["words"]:
-        word["shown"] = language.display(word["word"])
+    if language.finals or language.compose:  # only these records write a word otherwise than it is stored
+        for word in data["words"]:
+            if (shown := language.display(word["word"])) != word["word"]:
+                word["shown"] = shown
     dice = selection.dice.id if selection.dice else None
     return {**{k: data[k] for k in ("board", "rows", "cols")}, "lang": language.code, "dice": dice, **data}

@@ -620,7 +620,7 @@ def test_solve_and_lookup_say_how_words_and_faces_are_shown_and_counted(client: 
     which the game's too-short check uses (tests/test_languages.py covers Turkish İ, tests/test_hangul.py Korean)."""
     solved = client.get("/api/solve", params={"board": "q.es/iter/nsab/tlod", "lang": "en"}).json()
     assert solved["shown_grid"][0][:2] == ["Qu", "."] and solved["grid"][0][:2] == ["qu", ""]
-    assert all(w["shown"] == w["word"] for w in solved["words"]) and solved["words"]
+    assert solved["words"] and not [w for w in solved["words"] if "shown" in w]  # English writes words as stored
     kaas = client.get("/api/lookup", params={"word": "Kaas", "lang": "nl"}).json()
     assert kaas["length"] == 4
     short = client.get("/api/lookup", params={"word": "ka", "lang": "nl"}).json()
