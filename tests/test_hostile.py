@@ -80,7 +80,16 @@ def _fifo(tmp_path: Path, name: str) -> Path:
 
 def _interrupt(args: list[str], wait_for: str | None, delay: float, env: dict[str, str]) -> tuple[int, str, str]:
     """Start the command, wait for `wait_for` on stderr (or `delay` s), send SIGINT, and collect what it said."""
-    proc = subprocess.Popen([*CLI, *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
+    # Ctrl-C as at a terminal: a shell without job control starts background jobs with SIGINT ignored, and
+    # Python then keeps ignoring it (as it should); the command under test must start with the default.
+    proc = subprocess.Popen(
+        [*CLI, *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )
     seen = []
     try:
         if wait_for is not None:
