@@ -175,12 +175,18 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
     assert by_code["bg"]["alphabet"] == "абвгдежзийклмнопрстуфхцчшщъьюя" and by_code["bg"]["bare_q"] is None
 
 
-def test_languages_command_flags_a_stale_lexicon(built_store: Path, tmp_path: Path) -> None:
-    """A lexicon built from an older recipe shows as stale, never as plainly built."""
+def _copied_lexicon(built_store: Path, tmp_path: Path, name: str) -> Path:
+    """A fresh store holding a copy of lexicon `name` from the session's built store (to edit its manifest)."""
     store = tmp_path / "store"
     store.mkdir()
     for suffix in (".marisa", ".json"):
-        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+        (store / f"{name}{suffix}").write_bytes((built_store / f"{name}{suffix}").read_bytes())
+    return store
+
+
+def test_languages_command_flags_a_stale_lexicon(built_store: Path, tmp_path: Path) -> None:
+    """A lexicon built from an older recipe shows as stale, never as plainly built."""
+    store = _copied_lexicon(built_store, tmp_path, "es")
     manifest = json.loads((store / "es.json").read_text(encoding="utf-8"))
     manifest["recipe_sha256"] = "0" * 64
     (store / "es.json").write_text(json.dumps(manifest), encoding="utf-8")
@@ -194,10 +200,7 @@ def test_a_changed_letter_policy_makes_a_lexicon_stale(built_store: Path, tmp_pa
     letter) is stale: by the recorded policy hash, or for an older manifest without it, by its spelling."""
     from boggle_i18n.lexicon.ensure import stale_reason
 
-    store = tmp_path / "store"
-    store.mkdir()
-    for suffix in (".marisa", ".json"):
-        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+    store = _copied_lexicon(built_store, tmp_path, "es")
     path = store / "es.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     recipe = load_recipe(manifest["recipe"]["name"])
@@ -224,10 +227,7 @@ def test_loading_a_current_lexicon_skips_the_recipe_schema_but_not_the_staleness
     one built from another recipe or under another letter policy takes the full path (which rebuilds it)."""
     from boggle_i18n.lexicon.ensure import _current_build
 
-    store = tmp_path / "store"
-    store.mkdir()
-    for suffix in (".marisa", ".json"):
-        (store / f"es{suffix}").write_bytes((built_store / f"es{suffix}").read_bytes())
+    store = _copied_lexicon(built_store, tmp_path, "es")
     path = store / "es.json"
     manifest = json.loads(path.read_text(encoding="utf-8"))
     assert _current_build("es", store) == "es"
