@@ -138,6 +138,32 @@ def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> No
     assert checked > 10_000
 
 
+@pytest.mark.shared
+@pytest.mark.parametrize("shape", [(3, 4), (4, 5)])
+def test_bound_covers_every_board_of_sorted_and_walked_builds(enable2k: Lexicon, shape: tuple[int, int]) -> None:
+    """Boards of up to 18 cells build their tree from sorted word-paths, larger ones path by path as the walk
+    finds them (_bound.c): on both, for classes with a few open cells among single faces, the bound covers
+    every board of the class and the branching loses none at the class's best."""
+    rules = Rules(min_length=3, scoring=CLASSIC)
+    faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
+    cells = shape[0] * shape[1]
+    spec = proof_spec(enable2k, rules, shape, faces, "aeiouy", 0, buckets=4)
+    prover = ClassProver(enable2k, rules, shape, spec.partition, spec.space)
+    rng = random.Random(11)
+    base = [1 << prover.scorer.codec.index(f) for f in "serateslinedpstaoren"[:cells]]
+    for _ in range(3):
+        sets = np.array(base, dtype=np.uint64)
+        for cell in rng.sample(range(cells), 4):
+            sets[cell] = random_class_sets(rng, prover, 1, 3)[0]
+        boards = boards_of(prover, sets)
+        scores, _ = prover.scorer.score_codes(boards)
+        best = int(scores.max())
+        candidates, (root, *_rest) = prover.search_sets(sets, best)
+        assert root >= best
+        kept = {tuple(row) for row in candidates}
+        assert all(tuple(boards[row]) in kept for row in np.flatnonzero(scores >= best))
+
+
 def test_bound_with_a_choice_wider_than_32_faces() -> None:
     """A choice keeps only the children it has and moves to twice the room when full: two cells of 40 faces,
     each face ending a word, grow one choice past 2, 4, 8, 16 and 32 children. The bound still covers every
