@@ -59,8 +59,11 @@ _SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
 def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
     """Return `name` if it is a valid lexicon name, else raise one clear error."""
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        shown = clip(name, 70) if isinstance(name, str) else repr(name)
         raise LexiconError(
-            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}"
+            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}",
+            code="lexicon.bad_name",
+            params={"name": shown},
         )
     return name
 
@@ -149,7 +152,11 @@ class Lexicon:
         else:
             trie_path, manifest_path = lexicon_paths(name, store)
         if not manifest_path.is_file():
-            raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}")
+            raise LexiconError(
+                f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}",
+                code="lexicon.not_built",
+                params={"name": str(name)},
+            )
         for attempt in range(3):
             try:
                 with store_lock(manifest_path.parent, shared=True):  # writers replace the pair under the lock

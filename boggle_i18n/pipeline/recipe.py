@@ -249,6 +249,10 @@ def load_recipe(name_or_path: str) -> Recipe:
         path = data_dir("pipelines") / f"{name_or_path}.toml"
         if not _NAME.match(name_or_path) or not path.is_file():
             known = ", ".join(recipe_names())
-            raise RecipeError(f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)")
+            raise RecipeError(
+                f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)",
+                code="lexicon.unknown",
+                params={"name": clip(name_or_path)},
+            )
     raw, chain = merged_recipe(path)
     return _parse(raw, f"recipe {path}", path, chain)
