@@ -411,7 +411,7 @@ class WebApp:
         n_boards = _int(data, "boards", 1000, 1, MAX_COMPARE_BOARDS)
         seed = _int(data, "seed", 0)  # its range is the library's (check_request)
         assert n_boards is not None and seed is not None
-        check_request(langs, shape, n_boards)
+        check_request(langs, shape, n_boards, seed=seed)
         roll = default_roll(langs, shape)  # one basis for the whole table, as the CLI
         params = {"langs": langs, "size": f"{shape[0]}x{shape[1]}", "boards": n_boards, "seed": seed, "roll": roll}
 
