@@ -81,7 +81,11 @@ def parse_board(
     if dice:
         ds = get_dice(dice)
         if board.size != (ds.rows, ds.cols):
-            raise BoardError(f"board is {board.rows}x{board.cols} but dice set {ds.id!r} is {ds.rows}x{ds.cols}")
+            raise BoardError(
+                f"board is {board.rows}x{board.cols} but dice set {ds.id!r} is {ds.rows}x{ds.cols}",
+                code="board.dice_size",
+                params={"size": f"{board.rows}x{board.cols}", "dice": ds.id, "dice_size": f"{ds.rows}x{ds.cols}"},
+            )
     return board
 
 
@@ -235,11 +239,17 @@ def roll(
         if sel.dice is None and not sel.language.dice:
             raise BoardError(
                 f"language {sel.language.code!r} has no sourced dice set: pass --letters lexicon "
-                "(cells drawn by its lexicon's letter frequencies)"
+                "(cells drawn by its lexicon's letter frequencies)",
+                code="roll.no_dice",
+                params={"lang": sel.language.code},
             )
         if sel.dice is None:
             shape = f"{size[0]}x{size[1]}" if size else "of any size"
-            raise BoardError(f"no {sel.language.code} dice set is {shape}: pass --letters uniform or --letters lexicon")
+            raise BoardError(
+                f"no {sel.language.code} dice set is {shape}: pass --letters uniform or --letters lexicon",
+                code="roll.no_dice",
+                params={"lang": sel.language.code},
+            )
         seed = new_seed() if seed is None else seed
         return RolledBoard(sel.dice.roll(random.Random(seed)), seed, sel.language.code, sel.dice.id)
     # Drawing letters: a named dice set only lends its faces, so it fits a board of any size.
@@ -257,7 +267,11 @@ def roll(
     lexicon_name = lexicon.name if lexicon is not None and mode == "lexicon" else None
     if mode == "uniform":
         if source is None:
-            raise BoardError(f"language {code!r} has no dice set to draw faces from: use --letters lexicon")
+            raise BoardError(
+                f"language {code!r} has no dice set to draw faces from: use --letters lexicon",
+                code="roll.no_dice",
+                params={"lang": code},
+            )
         printed = [face.lower() for die in source.dice for face in die if face]
         faces = tuple(rng.choice(printed) for _ in range(rows * cols))
     else:

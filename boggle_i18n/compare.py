@@ -258,7 +258,7 @@ def check_request(
     if tier not in TIERS:
         raise BoggleI18nError(f"--tier must be one of {', '.join(TIERS)}, not {tier!r}")
     if not langs:
-        raise BoggleI18nError("name at least one language to compare")
+        raise BoggleI18nError("name at least one language to compare", code="compare.no_langs")
     check("boards", n_boards)
     check("seed", seed)
     check("rows", size[0], "--size rows")

@@ -93,13 +93,33 @@ def check(name: str, value: object, option: str | None = None) -> int | float:
     if not limit.integer:
         ok_type = ok_type or isinstance(value, float)
     if not ok_type:
-        raise LimitError(f"{label} must be {'a whole number' if limit.integer else 'a number'}, not {value!r}")
+        raise LimitError(
+            f"{label} must be {'a whole number' if limit.integer else 'a number'}, not {value!r}",
+            code="limit.not_number",
+            params={"option": label, "value": clip(repr(value), 40)},
+        )
     assert isinstance(value, int | float)
     if isinstance(value, float) and not math.isfinite(value):
-        raise LimitError(f"{label} must be a finite number, not {value}")
+        raise LimitError(
+            f"{label} must be a finite number, not {value}",
+            code="limit.not_number",
+            params={"option": label, "value": str(value)},
+        )
     if not limit.lo <= value <= limit.hi:
-        raise LimitError(f"{label} must be in {limit.describe()}, not {clip(str(value), 40)}")
+        raise LimitError(
+            f"{label} must be in {limit.describe()}, not {clip(str(value), 40)}",
+            code="limit.range",
+            params={"option": label, "low": _param(limit.lo), "high": _param(limit.hi), "value": clip(str(value), 40)},
+        )
     return value
+
+
+def _param(bound: float) -> int | float | str:
+    """A bound as the page formats it: a whole number as an int (`1e7` is 10,000,000, not 10000000.0), and one
+    past JavaScript's exact integers (2**53) as its digits, which a number there would round."""
+    if not float(bound).is_integer():
+        return bound
+    return int(bound) if abs(bound) <= 2**53 else str(int(bound))
 
 
 def workers_for(workers: int, option: str = "--workers") -> int:

@@ -165,7 +165,7 @@ class WordChecker:
     def check(self, word: str) -> Answer:
         """Whether `word` (as a player types it) is in the lexicon, and why not."""
         if not word.strip():
-            raise BoggleI18nError("not a word: an empty string")
+            raise BoggleI18nError("not a word: an empty string", code="lookup.empty_word")
         traced = []
         for form in dict.fromkeys((word, word.lower())):
             normalised, dropped = self.trace(form)
@@ -183,7 +183,11 @@ def _recipe_of(lexicon: Lexicon) -> Recipe:
     """The recipe recorded in the lexicon's manifest (what it was built with, not today's file)."""
     raw = lexicon.manifest.get("recipe")
     if not isinstance(raw, dict):
-        raise BoggleI18nError(f"lexicon {lexicon.manifest.get('name')!r} records no recipe: cannot explain its words")
+        raise BoggleI18nError(
+            f"lexicon {lexicon.manifest.get('name')!r} records no recipe: cannot explain its words",
+            code="lexicon.no_recipe",
+            params={"name": str(lexicon.manifest.get("name"))},
+        )
     return parse_recipe(raw, f"recipe of lexicon {lexicon.manifest.get('name')!r}")
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import tomllib
 from dataclasses import dataclass, field
 from functools import cache
+from typing import Any
 
 from .errors import LimitError, ScoringError
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
@@ -42,18 +43,23 @@ class Scoring:
             raise ScoringError(f"scoring {self.name!r} has an empty table")
         lengths = [n for n, _ in self.table]
         if lengths != sorted(set(lengths)) or lengths[0] < 1:
-            raise ScoringError(f"scoring {self.name!r}: lengths must be distinct and positive")
+            raise ScoringError(f"scoring {self.name!r}: lengths must be distinct and positive", **self._bad())
         negative = [f"{n}:{p}" for n, p in self.table if p < 0]
         if negative:
-            raise ScoringError(f"scoring {self.name!r}: points cannot be negative ({', '.join(negative)})")
+            raise ScoringError(
+                f"scoring {self.name!r}: points cannot be negative ({', '.join(negative)})", **self._bad()
+            )
         name = clip(self.name, 60)
         if lengths[-1] > MAX_LENGTH:
-            raise LimitError(f"scoring {name!r}: a word length must be in {LIMITS['word_length'].describe()}")
+            raise LimitError(
+                f"scoring {name!r}: a word length must be in {LIMITS['word_length'].describe()}", **self._bad()
+            )
         too_many = [f"{n}:{p}" for n, p in self.table if p > MAX_POINTS]
         if too_many:
             raise LimitError(
                 f"scoring {name!r}: points for a word must be in {LIMITS['points'].describe()} "
-                f"(not {clip(too_many[0], 40)})"
+                f"(not {clip(too_many[0], 40)})",
+                **self._bad(),
             )
         if self.beyond is not None:
             # The rule is linear in the length, so its least and greatest points are at the two ends.
@@ -65,6 +71,10 @@ class Scoring:
                 raise LimitError(
                     f"scoring {name!r}: its rule beyond the table gives more than {MAX_POINTS:,} points a word"
                 )
+
+    def _bad(self) -> dict[str, Any]:
+        """The code and params of a table a player typed that cannot score (the page words it)."""
+        return {"code": "scoring.bad_table", "params": {"table": clip(self.name, 60)}}
 
     def zero_lengths(self, min_length: int, max_length: int = MAX_LENGTH) -> list[int]:
         """Word lengths from `min_length` up that this table scores 0: worth a warning, as they count for nothing."""
@@ -139,7 +149,9 @@ def parse_table(text: str) -> Scoring:
             pairs.append((int(length.rstrip("+")), int(pts)))
         except ValueError:
             raise ScoringError(
-                f"bad scoring table {clip(text, 60)!r}: write length:points pairs, e.g. 3:1,4:1,5:2,6:3,7:5,8:11"
+                f"bad scoring table {clip(text, 60)!r}: write length:points pairs, e.g. 3:1,4:1,5:2,6:3,7:5,8:11",
+                code="scoring.bad_table",
+                params={"table": clip(text, 60)},
             ) from None
     return Scoring(name=f"custom({text})", table=tuple(sorted(pairs)))
 
@@ -152,4 +164,8 @@ def get_scoring(name_or_table: str) -> Scoring:
         return presets()[name_or_table.strip().lower()]
     except KeyError:
         known = ", ".join(sorted(presets()))
-        raise ScoringError(f"unknown scoring preset {clip(name_or_table, 60)!r} (known: {known})") from None
+        raise ScoringError(
+            f"unknown scoring preset {clip(name_or_table, 60)!r} (known: {known})",
+            code="scoring.unknown",
+            params={"scoring": clip(name_or_table, 60)},
+        ) from None

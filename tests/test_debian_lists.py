@@ -150,7 +150,7 @@ EVERYDAY = {
     # The new scripts: typed as a reader writes them (accents, final forms, ZWNJ, syllable blocks).
     "el": "σπίτι νερό σχολείο μεγάλος άνθρωπος λόγος παιδιά".split(),
     "hy": "տուն մարդ ջուր դպրոց գիրք մեծ լավ".split(),
-    "ar": "كتاب مدرسة بيت ماء كبير الكتاب سيارة يكتب".split(),
+    "ar": "كتاب مدرسة بيت ماء كبير الكتاب سيارة يكتب وهذا فهو والكتاب".split(),  # one joined و or ف
     "fa": ["کتاب", "خانه", "مدرسه", "بزرگ", "شهر", "می\u200cشود"],
     "ko": "사람 학교 사랑 한국어 가공하다".split(),
     "cy": "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau".split(),
@@ -171,6 +171,7 @@ JUNK = {
     "hy": ["իւր", "գիւղ"],  # classical orthography
     "cy": ["caerdydd", "abertawe"],
     "he": ["והבית", "ושהוא"],  # two particles: the house rule takes one
+    "ar": ["ووهذا", "فوهذا"],  # two joined conjunctions: the house rule takes one
     "ru": ["москва", "ссср"],
     "tr": ["istanbul", "ankara", "kiz"],  # kız with a dotted i is another word or none
 }
@@ -248,7 +249,7 @@ def test_everyday_word_coverage(code: str, debian_store: Path) -> None:
 
 # Beta languages whose frequency source does not fit them (status_reason in their record says why):
 # held at their measured floor so a regression still fails.
-BELOW_TARGET = {"bs": 0.92, "ar": 0.915, "fa": 0.895, "ko": 0.53}
+BELOW_TARGET = {"bs": 0.92, "fa": 0.895, "ko": 0.53}
 
 
 def _solve(code: str, board: str, store: Path, *extra: str) -> str:

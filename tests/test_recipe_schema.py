@@ -59,6 +59,13 @@ def write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:
         (('name = "my list"', 'name = "my list"\nurl = 3'), r"\[source\]: field 'url' must be a string"),
         (('name = "mine"', 'name = "../evil"'), r"field 'name' must be lower-case"),
         (('licence = "test"\n', ""), r"missing field 'licence'"),
+        (('name = "my list"', 'name = "my list"\nparticles = "و"'), r"field 'particles' must be a list"),
+        (
+            ('name = "my list"', 'name = "my list"\nparticles = ["و", "و"]'),
+            r"'particles' must be a list of at most 8 different",
+        ),
+        (('name = "my list"', 'name = "my list"\nparticles = ["a b"]'), r"'particles' must be .* no spaces"),
+        (('name = "my list"', 'name = "my list"\nparticles = [""]'), r"'particles' must be .* 1 to 4 characters"),
     ],
 )
 def test_bad_recipe_fields_give_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
@@ -70,6 +77,16 @@ def test_bad_recipe_fields_give_one_line(tmp_path: Path, change: tuple[str, str]
         load_recipe(str(path))
     text = str(err.value)
     assert "\n" not in text and str(path) in text
+
+
+def test_particles_join_one_at_a_time(tmp_path: Path) -> None:
+    """`particles`: each entry is a word alone and with one particle before it, never two; the manifest says so."""
+    words = tmp_path / "words.txt"
+    words.write_text("kat\nhond\n", encoding="utf-8")
+    path = write(tmp_path, GOOD.replace('name = "my list"', 'name = "my list"\nparticles = ["en", "o"]'))
+    lexicon = build_lexicon(str(path), source=words, store=tmp_path / "store", download=False)
+    assert sorted(lexicon) == ["enhond", "enkat", "hond", "kat", "ohond", "okat"]
+    assert lexicon.manifest["source"]["particles"] == ["en", "o"]
 
 
 def test_stages_must_be_a_list(tmp_path: Path) -> None:

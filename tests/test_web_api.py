@@ -26,6 +26,7 @@ from starlette.testclient import TestClient
 from web_support import REPO, make_web_store
 
 from boggle_i18n.api import load_lexicon, parse_board, solve
+from boggle_i18n.errors import CODES
 from boggle_i18n.web import create_app
 from boggle_i18n.web.app import ROUTES
 
@@ -109,7 +110,7 @@ BAD = [
     ("/api/solve", {"board": "a" * 900}, 400, "too large"),
     ("/api/solve", {"board": "a" * 1001}, 400, "longer than 1000"),
     ("/api/solve", {"board": "abcd", "min_length": "x"}, 400, "whole number"),
-    ("/api/solve", {"board": "abcd", "min_length": "0"}, 400, "between 1"),
+    ("/api/solve", {"board": "abcd", "min_length": "0"}, 400, "--min-length must be in 1..4,096"),  # library's range
     ("/api/solve", {"board": "abcd", "scoring": "nope"}, 400, "scoring"),
     ("/api/solve", {"board": "abcd", "diagonals": "maybe"}, 400, "true or false"),
     ("/api/solve", {"board": "abcd", "size": "0x0"}, 400, ""),
@@ -142,6 +143,10 @@ def test_bad_requests_are_one_json_line(
     assert r.status_code == status, r.text
     error = r.json()["error"]
     assert says in error and "\n" not in error and "Traceback" not in error
+    if status == 400 and params.get("letters") != "vowels":  # a roll mode the page never sends: English only
+        # every refusal the page can meet has the library's code and params, for the page to word (errors.CODES)
+        body = r.json()
+        assert body.get("code") in CODES and set(body["params"]) == set(CODES[body["code"]]), body
 
 
 def test_huge_query_string_is_refused(client: TestClient) -> None:
@@ -466,7 +471,7 @@ def test_long_jobs_are_limited_and_checked(client: TestClient) -> None:
         ("/api/compare", {"langs": ["en"], "boards": 1.5}, "whole number"),  # refused, not truncated to 1
         ("/api/compare", {"langs": ["en"], "boards": True}, "whole number"),
         ("/api/compare", {"langs": ["en"], "boards": 1e400}, "whole number"),  # JSON's 1e400 is infinity
-        ("/api/compare", {"langs": ["en"], "seed": 10**400}, "between"),
+        ("/api/compare", {"langs": ["en"], "seed": 10**400}, "--seed must be in"),  # the library's range
     ]
     for path, body, says in bad:
         r = client.post(path, content=json.dumps(body), headers={"Content-Type": "application/json"})

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import urllib.error
 import urllib.parse
 import urllib.request
 from collections.abc import Iterator
@@ -453,7 +454,103 @@ def test_the_web_refuses_what_the_cli_refuses(page: Any, server: Server) -> None
     """ñ on an English board: one clear error, as `boggle-i18n solve` gives (tests/test_web_parity.py)."""
     open_page(page, server, "?view=solve&board=%C3%B1art%2Fabcd%2Fefgh%2Fijkl&lang=en&lexicon=en-enable2k")
     page.wait_for_selector("#message.error")
-    assert "outside the en alphabet" in page.text_content("#message")
+    text = page.text_content("#message")
+    expected = api_error(server, "/api/solve", board="ñart/abcd/efgh/ijkl", lang="en", lexicon="en-enable2k")
+    assert expected["code"] == "board.outside_alphabet"
+    assert text == "Error: The face “ñ” has a letter outside the alphabet of en (ñ): abcdefghijklmnopqrstuvwxyz"
+
+
+def api_error(server: Server, path: str, **params: Any) -> Any:
+    """The JSON body of a refused request (a 4xx)."""
+    try:
+        api(server, path, **params)
+    except urllib.error.HTTPError as exc:
+        return json.load(exc)
+    raise AssertionError(f"{path} {params} was not refused")
+
+
+ISOLATE = "\u2068{}\u2069".format  # a value in a right-to-left sentence: first-strong isolate ... pop isolate
+ALPHABET = "abcdefghijklmnopqrstuvwxyz"
+
+
+@pytest.mark.parametrize(
+    ("ui", "size", "query", "action", "said"),
+    [
+        (  # a shared link whose board has a face outside the board language's alphabet
+            "de",
+            "desktop",
+            "?view=solve&board=%C3%B1art%2Fabcd%2Fefgh%2Fijkl&lang=en&lexicon=en-enable2k",
+            None,
+            f"Fehler: Das Feld „ñ“ hat einen Buchstaben außerhalb des Alphabets von en (ñ): {ALPHABET}",
+        ),
+        (  # the same in Hebrew, right to left: the face, the code and the alphabet isolated from the sentence
+            "he",
+            "phone",
+            "?view=solve&board=%C3%B1art%2Fabcd%2Fefgh%2Fijkl&lang=en&lexicon=en-enable2k",
+            None,
+            "שגיאה: "
+            + ISOLATE(
+                f"במשבצת „{ISOLATE('ñ')}” יש אות מחוץ לאלפבית של {ISOLATE('en')} ({ISOLATE('ñ')}): {ISOLATE(ALPHABET)}"
+            ),
+        ),
+        (  # two letters outside: the plural form of the interface language
+            "pl",
+            "narrow",
+            "?view=solve&board=%5B%C3%B1%C3%A7%5Dart%2Fabcd%2Fefgh%2Fijkl&lang=en&lexicon=en-enable2k",
+            None,
+            f"Błąd: Pole „ñç” ma litery spoza alfabetu en (çñ): {ALPHABET}",
+        ),
+        (  # a challenge link whose board does not parse
+            "fr",
+            "phone",
+            "?view=play&board=%5Bqu%2Fabc%2Fdef&lang=en&lexicon=en-enable2k&minutes=3",
+            None,
+            "Erreur : Les crochets de la rangée « [qu » ne correspondent pas.",
+        ),
+        (  # a word looked up in a word list whose name is no name (from a hand-made link)
+            "uk",
+            "desktop",
+            "?view=word&lang=nl&lexicon=..%2Fnl",
+            "word",
+            "Помилка: «../nl» — не назва словника.",
+        ),
+        (  # a comparison of no language
+            "it",
+            "desktop",
+            "?view=compare&lang=en",
+            "compare",
+            "Errore: Scegli almeno una lingua da confrontare.",
+        ),
+    ],
+)
+def test_a_refusal_is_worded_in_the_interface_language(
+    pages: Pages, server: Server, ui: str, size: str, query: str, action: str | None, said: str
+) -> None:
+    """The library's code and params (tests/test_web_parity.py), worded by the interface language's catalogue."""
+    page = pages.new(size)
+    open_page(page, server, f"{query}&ui={ui}")
+    if action == "word":
+        page.fill("#word-input", "kaas")
+        page.keyboard.press("Enter")
+    elif action == "compare":
+        page.click("#compare-start")
+    page.wait_for_selector("#message.error")
+    assert page.text_content("#message") == said
+    if ui == "he":
+        assert page.get_attribute("html", "dir") == "rtl"
+        no_sideways_scroll(page)
+        shot(page, "refusal-rtl")
+    if ui == "de":
+        shot(page, "refusal-de")
+
+
+def test_a_code_a_catalogue_lacks_falls_back_to_the_servers_english(page: Any, server: Server) -> None:
+    open_page(page, server, "?ui=de&view=word")
+    said = page.evaluate("errorText(apiError('the English line', 'no.such_code', {}))")
+    assert said == "the English line"
+    assert page.evaluate("errorText(apiError('line', null, {}))") == "line"
+    known = page.evaluate("errorText(apiError('unknown language', 'language.unknown', {lang: 'xx'}))")
+    assert known == "Unbekannte Sprache „xx“."
 
 
 @pytest.mark.parametrize(

@@ -11,6 +11,7 @@ from typing import Any
 import pytest
 
 from boggle_i18n.compare import COLUMNS
+from boggle_i18n.errors import CODES
 from boggle_i18n.lookup import CATEGORIES
 
 STATIC = Path(__file__).resolve().parent.parent / "boggle_i18n" / "web" / "static"
@@ -97,3 +98,28 @@ def test_every_compare_column_and_board_source_is_worded() -> None:
     }
     for prefix in ("compare.source.", "compare.cell."):
         assert {f"{prefix}{kind}" for kind in ("dice", "faces", "alphabet")} <= set(english)
+
+
+def test_every_error_code_of_the_library_is_worded_in_every_catalogue() -> None:
+    """A refusal reaches the page as the library's code (errors.CODES) and params: each code has an `errors.<code>`
+    message in English that uses exactly its params, and (by the test above) every catalogue words it with the
+    same values. A new code without its messages, or a message for a code that is gone, fails here."""
+    english = _load("en")
+    worded = {k.removeprefix("errors.") for k in english if k.startswith("errors.")}
+    assert worded == set(CODES), worded ^ set(CODES)
+    for code, params in CODES.items():
+        names = _arguments(english[f"errors.{code}"])[0]
+        assert names == set(params), (code, names, params)
+        for lang in CATALOGUES:
+            text = _load(lang)[f"errors.{code}"]
+            assert lang == "en" or text != english[f"errors.{code}"], (lang, code, "not translated")
+            assert _arguments(text)[0] == set(params), (lang, code)
+
+
+def test_every_error_code_is_raised_by_the_library() -> None:
+    """The registry holds only codes some raise site uses (a code no one raises would be dead weight), and the
+    raise sites use only registered codes (the constructor checks it too, when one is raised)."""
+    package = Path(__file__).resolve().parent.parent / "boggle_i18n"
+    source = "\n".join(p.read_text(encoding="utf-8") for p in sorted(package.rglob("*.py")) if p.name != "errors.py")
+    used = set(re.findall(r"""\bcode["']?\s*[=:]\s*["']([a-z_]+\.[a-z_]+)["']""", source))
+    assert used == set(CODES), used ^ set(CODES)

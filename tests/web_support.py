@@ -59,7 +59,9 @@ class Server:
                     break
             except OSError:
                 if self.proc.poll() is not None or time.monotonic() > deadline:
-                    said = self.proc.stderr.read() if self.proc.stderr else ""
+                    if self.proc.poll() is None:
+                        self.proc.kill()  # reading the stderr of a live server would wait for ever
+                    _, said = self.proc.communicate()
                     raise RuntimeError(f"server did not start: {said}") from None
                 time.sleep(0.2)
 

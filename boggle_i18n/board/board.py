@@ -21,7 +21,11 @@ class Board:
 
     def __post_init__(self) -> None:
         if not (1 <= self.rows <= MAX_SIDE and 1 <= self.cols <= MAX_SIDE):
-            raise BoardError(f"board size {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}")
+            raise BoardError(
+                f"board size {self.rows}x{self.cols} is outside 1x1..{MAX_SIDE}x{MAX_SIDE}",
+                code="board.too_large",
+                params={"size": f"{self.rows}x{self.cols}", "max": f"{MAX_SIDE}x{MAX_SIDE}"},
+            )
         if len(self.faces) != self.rows * self.cols:
             raise BoardError(
                 f"a {self.rows}x{self.cols} board needs {self.rows * self.cols} faces, got {len(self.faces)}"

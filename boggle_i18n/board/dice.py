@@ -161,5 +161,9 @@ def get_dice(dice_id: str) -> DiceSet:
     path = files.get(dice_id.strip().lower())  # case-insensitive, like language codes
     if path is None:
         known = ", ".join(sorted(files))
-        raise DiceError(f"unknown dice set {clip(dice_id, 40)!r} (known: {known})")
+        raise DiceError(
+            f"unknown dice set {clip(dice_id, 40)!r} (known: {known})",
+            code="dice.unknown",
+            params={"dice": clip(dice_id, 40)},
+        )
     return _dice_set(path)

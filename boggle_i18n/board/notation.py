@@ -29,7 +29,11 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
     bracketed = token.startswith("[") and token.endswith("]")
     text = unicodedata.normalize("NFC", token[1:-1] if bracketed else token).lower()
     if not all(ch.isalpha() for ch in text):
-        raise BoardError(f"bad face {clip(token, 40)!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank")
+        raise BoardError(
+            f"bad face {clip(token, 40)!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank",
+            code="board.bad_face",
+            params={"face": clip(token, 40)},
+        )
     if not bracketed and len(text) == 1:
         return shorthands.get(text, text)
     return text
@@ -52,11 +56,15 @@ def _tokens(row: str) -> list[str]:
         if row[i] == "[":
             end = row.find("]", i)
             if end < 0:
-                raise BoardError(f"unclosed '[' in board row {clip(row)!r}")
+                raise BoardError(
+                    f"unclosed '[' in board row {clip(row)!r}", code="board.bracket", params={"row": clip(row)}
+                )
             tokens.append(row[i : end + 1])
             i = end + 1
         elif row[i] == "]":
-            raise BoardError(f"unmatched ']' in board row {clip(row)!r}")
+            raise BoardError(
+                f"unmatched ']' in board row {clip(row)!r}", code="board.bracket", params={"row": clip(row)}
+            )
         else:
             tokens.append(row[i])
             i += 1
@@ -71,20 +79,34 @@ def _shape(rows: list[list[str]], size: tuple[int, int] | None, text: str, expli
             side = math.isqrt(len(flat))
             if side * side != len(flat):
                 raise BoardError(
-                    f"board {clip(text)!r} has {len(flat)} faces, not a square: separate rows with '/' or give a size"
+                    f"board {clip(text)!r} has {len(flat)} faces, not a square: separate rows with '/' or give a size",
+                    code="board.not_rectangle",
+                    params={"board": clip(text)},
                 )
             size = (side, side)
         r, c = size
         if r * c != len(flat):
-            raise BoardError(f"board {clip(text)!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}")
+            raise BoardError(
+                f"board {clip(text)!r} has {len(flat)} faces, a {r}x{c} board needs {r * c}",
+                code="board.wrong_size",
+                params={"board": clip(text), "size": f"{r}x{c}"},
+            )
         rows = [flat[i * c : (i + 1) * c] for i in range(r)]
     widths = {len(row) for row in rows}
     if len(widths) != 1:
-        raise BoardError(f"board {clip(text)!r} has rows of different lengths {sorted(widths)}")
+        raise BoardError(
+            f"board {clip(text)!r} has rows of different lengths {sorted(widths)}",
+            code="board.not_rectangle",
+            params={"board": clip(text)},
+        )
     faces = tuple(face for row in rows for face in row)
     board = Board(len(rows), len(rows[0]), faces)
     if size is not None and board.size != size:
-        raise BoardError(f"board {clip(text)!r} is {board.rows}x{board.cols}, expected {size[0]}x{size[1]}")
+        raise BoardError(
+            f"board {clip(text)!r} is {board.rows}x{board.cols}, expected {size[0]}x{size[1]}",
+            code="board.wrong_size",
+            params={"board": clip(text), "size": f"{size[0]}x{size[1]}"},
+        )
     return board
 
 
@@ -98,7 +120,7 @@ def parse_board(
     text = unicodedata.normalize("NFC", text).removeprefix(BOM)
     raw_rows = [r for r in text.replace("/", " ").split() if r]
     if not raw_rows:
-        raise BoardError("empty board")
+        raise BoardError("empty board", code="board.empty")
     rows = [[_face(t, shorthands) for t in _tokens(r)] for r in raw_rows]
     return _shape(rows, size, text.strip(), explicit="/" in text)
 
@@ -148,9 +170,15 @@ def parse_size(text: str) -> tuple[int, int]:
         else:
             r = c = int(text)
     except ValueError:
-        raise BoardError(f"bad size {clip(text, 40)!r}: write RxC, e.g. 4x4 or 3x5") from None
+        raise BoardError(
+            f"bad size {clip(text, 40)!r}: write RxC, e.g. 4x4 or 3x5", code="size.bad", params={"size": clip(text, 40)}
+        ) from None
     if r < 1 or c < 1:
-        raise BoardError(f"bad size {clip(text, 40)!r}: rows and columns must be at least 1")
+        raise BoardError(
+            f"bad size {clip(text, 40)!r}: rows and columns must be at least 1",
+            code="size.bad",
+            params={"size": clip(text, 40)},
+        )
     check("rows", r, "--size rows")
     check("cols", c, "--size columns")
     return (r, c)

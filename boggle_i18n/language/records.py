@@ -132,7 +132,15 @@ class Language:
                 outside = "".join(sorted(set(face) - letters))
                 raise BoardError(
                     f"face {clip(face, 20)!r} has {'a letter' if len(outside) == 1 else 'letters'} outside the "
-                    f"{self.code} alphabet ({clip(outside, 20)}): {self.alphabet}"
+                    f"{self.code} alphabet ({clip(outside, 20)}): {self.alphabet}",
+                    code="board.outside_alphabet",
+                    params={
+                        "face": clip(face, 20),
+                        "letters": clip(outside, 20),
+                        "count": len(outside),
+                        "lang": self.code,
+                        "alphabet": self.alphabet,
+                    },
                 )
 
     @property
@@ -294,5 +302,9 @@ def get_language(code: str) -> Language:
     path = files.get(code.strip().lower())  # names are case-insensitive: --lang NL
     if path is None:
         known = ", ".join(sorted(files))
-        raise LanguageError(f"unknown language {clip(code, 40)!r} (known: {known})")
+        raise LanguageError(
+            f"unknown language {clip(code, 40)!r} (known: {known})",
+            code="language.unknown",
+            params={"lang": clip(code, 40)},
+        )
     return _record(path)

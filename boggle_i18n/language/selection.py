@@ -60,7 +60,9 @@ class Selection:
         """The lexicon to load, or one clear error if the language has none."""
         if self.lexicon is None:
             raise LexiconError(
-                f"language {self.language.code!r} has no default lexicon yet: pass --lexicon NAME or a recipe .toml"
+                f"language {self.language.code!r} has no default lexicon yet: pass --lexicon NAME or a recipe .toml",
+                code="language.no_lexicon",
+                params={"lang": self.language.code},
             )
         return self.lexicon
 
@@ -107,7 +109,9 @@ def select(
     if lang is not None and ds is not None and get_language(lang).code != ds.language:
         raise DiceError(
             f"dice set {ds.id!r} is for language {ds.language!r}, not {clip(lang, 20)!r}: "
-            "give one of the two, or dice of that language (boggle-i18n dice)"
+            "give one of the two, or dice of that language (boggle-i18n dice)",
+            code="dice.other_language",
+            params={"dice": ds.id, "dice_lang": ds.language, "lang": clip(lang, 20)},
         )
     code = (
         lang
@@ -197,7 +201,11 @@ def _rules(
 ) -> tuple[DiceSet | None, Rules, tuple[str, ...]]:
     """The dice set and rules for a board of `size`, and warnings about the rules."""
     if dice is not None and size is not None and size != (dice.rows, dice.cols):
-        raise BoardError(f"board is {size[0]}x{size[1]} but dice set {dice.id!r} is {dice.rows}x{dice.cols}")
+        raise BoardError(
+            f"board is {size[0]}x{size[1]} but dice set {dice.id!r} is {dice.rows}x{dice.cols}",
+            code="board.dice_size",
+            params={"size": f"{size[0]}x{size[1]}", "dice": dice.id, "dice_size": f"{dice.rows}x{dice.cols}"},
+        )
     ds = dice if dice is not None else (language.dice_for(*size) if size else None)
     table = scoring or get_scoring(ds.scoring if ds else language.scoring)
     least = min_length if min_length is not None else (ds.min_word_length if ds else language.min_length)

@@ -168,7 +168,8 @@ def build_lexicon(
     blank = BlankCheck(resolved.lines(encoding or recipe.encoding, on_bytes))
     # The words stream straight into MARISA's key set: no list of the words is ever held.
     # An entry the stages emptied is no word: it never becomes an empty key.
-    trie = marisa_trie.Trie(stats.add(w) for w in run.words(blank) if w)
+    entries = with_particles(blank, recipe.source.particles) if recipe.source.particles else blank
+    trie = marisa_trie.Trie(stats.add(w) for w in run.words(entries) if w)
     reports = run.reports()
     if not blank.text_seen:
         raise SourceError(f"source {resolved.path} is empty")
@@ -180,6 +181,8 @@ def build_lexicon(
     del trie
     manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
     manifest["keys_sha256"] = keys_sha
+    if recipe.source.particles:
+        manifest["source"]["particles"] = list(recipe.source.particles)
     manifest["build_command"] = _build_command(name, save_as, source, encoding)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
@@ -192,6 +195,20 @@ def build_lexicon(
     )
     say(f"built {recipe.name}: {stats.count:,} words -> {trie_path}")
     return lexicon
+
+
+def with_particles(entries: Iterable[str], particles: tuple[str, ...]) -> Iterator[str]:
+    """Each entry, then the entry with each particle joined before it (one particle, never a stack).
+
+    Some scripts write a particle as part of the next word (Arabic و "and", ف "so": وهذا is one
+    written word); a dictionary that lists stems alone misses those forms, which the language's
+    readers see in every sentence. The stages then judge every form alike.
+    """
+    for entry in entries:
+        yield entry
+        if entry.strip():
+            for particle in particles:
+                yield particle + entry.strip()
 
 
 def _build_command(

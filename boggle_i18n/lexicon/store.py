@@ -14,7 +14,7 @@ import json
 import os
 import re
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -59,8 +59,11 @@ _SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
 def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
     """Return `name` if it is a valid lexicon name, else raise one clear error."""
     if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+        shown = clip(name, 70) if isinstance(name, str) else repr(name)
         raise LexiconError(
-            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}"
+            f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}",
+            code="lexicon.bad_name",
+            params={"name": shown},
         )
     return name
 
@@ -149,7 +152,11 @@ class Lexicon:
         else:
             trie_path, manifest_path = lexicon_paths(name, store)
         if not manifest_path.is_file():
-            raise LexiconError(f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}")
+            raise LexiconError(
+                f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}",
+                code="lexicon.not_built",
+                params={"name": str(name)},
+            )
         for attempt in range(3):
             try:
                 with store_lock(manifest_path.parent, shared=True):  # writers replace the pair under the lock
@@ -175,6 +182,15 @@ class Lexicon:
     def has_prefix(self, prefix: str) -> bool:
         """True if some word starts with `prefix` (the word itself included)."""
         return next(self._trie.iterkeys(prefix), None) is not None
+
+    def probes(self) -> tuple[Callable[[str], bool], Callable[[str], Iterator[str]]]:
+        """The trie's own membership test and prefix iterator, for a solver's inner loop.
+
+        `contains(word)` is `word in self`; `next(starting(prefix), None) is not None` is
+        `has_prefix(prefix)`. Called directly they skip a Python call per step (thousands in a 4x4
+        solve): 8-10% of the reference solver's time.
+        """
+        return self._trie.__contains__, self._trie.iterkeys
 
     def words_with_prefix(self, prefix: str = "") -> list[str]:
         """All words starting with `prefix`, sorted."""

@@ -50,6 +50,9 @@ class SourceSpec:
     prefix_levels: int = 1
     skip_flags: tuple[str, ...] = ()
     prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
+    # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
+    # also read with one of them before it, never two (no stacks). Any source, expanded or not.
+    particles: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -115,8 +118,10 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "prefix_levels": int,
     "skip_flags": list,
     "prefix_letters": int,
+    "particles": list,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
+MAX_PARTICLES = 8  # each one adds a copy of the list
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
@@ -177,6 +182,16 @@ def _validate(raw: dict[str, Any], where: str) -> None:
         raise RecipeError(f"{where}: [source] field 'prefix_letters' must be 1 to 9, not {src['prefix_letters']!r}")
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
+    particles = src.get("particles", [])
+    if not (
+        len(particles) <= MAX_PARTICLES
+        and all(isinstance(p, str) and 0 < len(p) <= 4 and not any(c.isspace() for c in p) for p in particles)
+        and len(set(particles)) == len(particles)
+    ):
+        raise RecipeError(
+            f"{where}: [source] field 'particles' must be a list of at most {MAX_PARTICLES} different strings "
+            "of 1 to 4 characters, no spaces"
+        )
     if "sha256" in src and not _SHA.match(src["sha256"]):
         raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
     for i, st in enumerate(raw["stages"], 1):
@@ -216,6 +231,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         prefix_levels=src.get("prefix_levels", 1),
         skip_flags=tuple(src.get("skip_flags", ())),
         prefix_letters=src.get("prefix_letters"),
+        particles=tuple(src.get("particles", ())),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(
@@ -249,6 +265,10 @@ def load_recipe(name_or_path: str) -> Recipe:
         path = data_dir("pipelines") / f"{name_or_path}.toml"
         if not _NAME.match(name_or_path) or not path.is_file():
             known = ", ".join(recipe_names())
-            raise RecipeError(f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)")
+            raise RecipeError(
+                f"unknown lexicon recipe {clip(name_or_path)!r} (known: {known}; or give a .toml path)",
+                code="lexicon.unknown",
+                params={"name": clip(name_or_path)},
+            )
     raw, chain = merged_recipe(path)
     return _parse(raw, f"recipe {path}", path, chain)

@@ -2,7 +2,8 @@
 
 Every endpoint parses its parameters, calls the library (`solving`, `api.roll`,
 `compare`, `optimize`, `optimize.results`) and returns JSON. A user's mistake is
-a 4xx with `{"error": "one line"}`; a lexicon still being built is a 202 with its
+a 4xx with `{"error": "one line", "code": ..., "params": {...}}` (the code and params the library raised, for
+the page to word in the player's language; `errors.CODES`); a lexicon still being built is a 202 with its
 progress lines; nothing answers with a traceback. The endpoints are listed in
 docs/web.md (tests/test_web_api.py checks that list against `ROUTES`).
 """
@@ -71,9 +72,15 @@ class JobStream(StreamingResponse):
                 self.job.stop.set()
 
 
-def error(message: str, status: int = 400) -> JSONResponse:
-    """The one error shape: `{"error": "..."}`."""
-    return JSONResponse({"error": message}, status_code=status)
+def error(message: str | BoggleI18nError, status: int = 400) -> JSONResponse:
+    """The one error shape: `{"error": "..."}`, with `code` and `params` when the refusal has them."""
+    body = message.to_dict() if isinstance(message, BoggleI18nError) else {"error": message}
+    return JSONResponse(body, status_code=status)
+
+
+def _invalid(message: str, name: str) -> BadRequest:
+    """A request the page never sends (a wrong type, too long, not JSON): one code, naming the parameter."""
+    return BadRequest(message, code="request.invalid", params={"name": name})
 
 
 # ---------------------------------------------------------------- parameters
@@ -84,24 +91,35 @@ def _text(params: Mapping[str, Any], key: str, default: str | None = None, limit
     if value is None or value == "":
         return default
     if not isinstance(value, str):
-        raise BadRequest(f"{key} must be a string")
+        raise _invalid(f"{key} must be a string", key)
     if len(value) > limit:
-        raise BadRequest(f"{key} is longer than {limit} characters")
+        raise _invalid(f"{key} is longer than {limit} characters", key)
     return value
 
 
-def _int(params: Mapping[str, Any], key: str, default: int | None, low: int, high: int) -> int | None:
+def _int(
+    params: Mapping[str, Any], key: str, default: int | None, low: int | None = None, high: int | None = None
+) -> int | None:
+    """A whole number; a range only where the web has its own cap (a number the library ranges, it checks)."""
     value = params.get(key)
     if value is None or value == "":
         return default
+    shown = str(value)[:40]
+    not_whole = BadRequest(
+        f"{key} must be a whole number, not {shown!r}", code="limit.not_number", params={"option": key, "value": shown}
+    )
     if isinstance(value, bool) or (isinstance(value, float) and not value.is_integer()):
-        raise BadRequest(f"{key} must be a whole number, not {str(value)[:40]!r}")  # 1.5 is refused, not truncated
+        raise not_whole  # 1.5 is refused, not truncated
     try:
         number = int(value)
     except (TypeError, ValueError, OverflowError):
-        raise BadRequest(f"{key} must be a whole number, not {str(value)[:40]!r}") from None
-    if not low <= number <= high:
-        raise BadRequest(f"{key} must be between {low} and {high}, not {number}")
+        raise not_whole from None
+    if low is not None and high is not None and not low <= number <= high:
+        raise BadRequest(
+            f"{key} must be between {low} and {high}, not {number}",
+            code="limit.range",
+            params={"option": key, "low": low, "high": high, "value": str(number)},
+        )
     return number
 
 
@@ -109,14 +127,22 @@ def _float(params: Mapping[str, Any], key: str, default: float, low: float, high
     value = params.get(key)
     if value is None or value == "":
         return default
+    shown = str(value)[:40]
+    not_number = BadRequest(
+        f"{key} must be a number, not {shown!r}", code="limit.not_number", params={"option": key, "value": shown}
+    )
     if isinstance(value, bool):
-        raise BadRequest(f"{key} must be a number, not {value!r}")
+        raise not_number
     try:
         number = float(value)
     except (TypeError, ValueError, OverflowError):
-        raise BadRequest(f"{key} must be a number, not {str(value)[:40]!r}") from None
+        raise not_number from None
     if not low <= number <= high:  # NaN fails too
-        raise BadRequest(f"{key} must be between {low:g} and {high:g}")
+        raise BadRequest(
+            f"{key} must be between {low:g} and {high:g}",
+            code="limit.range",
+            params={"option": key, "low": low, "high": high, "value": shown},
+        )
     return number
 
 
@@ -131,7 +157,7 @@ def _bool(params: Mapping[str, Any], key: str, default: bool) -> bool:
         return True
     if text in ("0", "false", "no", "off"):
         return False
-    raise BadRequest(f"{key} must be true or false, not {text[:40]!r}")
+    raise _invalid(f"{key} must be true or false, not {text[:40]!r}", key)
 
 
 def _size(params: Mapping[str, Any]) -> tuple[int, int] | None:
@@ -146,7 +172,11 @@ def _size(params: Mapping[str, Any]) -> tuple[int, int] | None:
 def _check_shape(shape: tuple[int, int]) -> None:
     rows, cols = shape
     if rows > MAX_SIDE or cols > MAX_SIDE or rows * cols > MAX_CELLS:
-        raise BadRequest(f"a {rows}x{cols} board is too large here (at most {MAX_SIDE}x{MAX_SIDE})")
+        raise BadRequest(
+            f"a {rows}x{cols} board is too large here (at most {MAX_SIDE}x{MAX_SIDE})",
+            code="board.too_large",
+            params={"size": f"{rows}x{cols}", "max": f"{MAX_SIDE}x{MAX_SIDE}"},
+        )
 
 
 def _lexicon(params: Mapping[str, Any]) -> str | None:
@@ -161,7 +191,7 @@ def _rules(params: Mapping[str, Any]) -> dict[str, Any]:
         "lang": _text(params, "lang", limit=16),
         "lexicon": _lexicon(params),
         "dice": _text(params, "dice", limit=64),
-        "min_length": _int(params, "min_length", None, 1, MAX_CELLS),
+        "min_length": _int(params, "min_length", None),  # its range is the library's (select checks it)
         "scoring": _text(params, "scoring", limit=200),
         "diagonals": _bool(params, "diagonals", True),
     }
@@ -171,28 +201,28 @@ async def _json_body(request: Request) -> dict[str, Any]:
     try:
         announced = int(request.headers.get("content-length") or 0)
     except ValueError:
-        raise BadRequest("Content-Length is not a number") from None
+        raise _invalid("Content-Length is not a number", "body") from None
     if announced > MAX_BODY:
-        raise BadRequest(f"request body over {MAX_BODY} bytes")
+        raise _invalid(f"request body over {MAX_BODY} bytes", "body")
 
     async def read() -> bytes:
         body = b""
         async for chunk in request.stream():  # never more than MAX_BODY read, whatever the header said
             body += chunk
             if len(body) > MAX_BODY:
-                raise BadRequest(f"request body over {MAX_BODY} bytes")
+                raise _invalid(f"request body over {MAX_BODY} bytes", "body")
         return body
 
     try:
         body = await asyncio.wait_for(read(), BODY_SECONDS)
     except TimeoutError:
-        raise BadRequest(f"request body not received within {BODY_SECONDS:g} s") from None
+        raise _invalid(f"request body not received within {BODY_SECONDS:g} s", "body") from None
     try:
         data = json.loads(body or b"{}")
     except (ValueError, RecursionError):  # RecursionError: JSON nested thousands deep
-        raise BadRequest("request body is not JSON (or nested too deeply)") from None
+        raise _invalid("request body is not JSON (or nested too deeply)", "body") from None
     if not isinstance(data, dict):
-        raise BadRequest("request body must be a JSON object")
+        raise _invalid("request body must be a JSON object", "body")
     return data
 
 
@@ -219,7 +249,7 @@ class WebApp:
         """GET /api/solve: the `solve --json` document of a board."""
         text = _text(params, "board", limit=1000)
         if text is None:
-            raise BadRequest("give a board, e.g. board=trap/kaas/oven/blij")
+            raise BadRequest("give a board, e.g. board=trap/kaas/oven/blij", code="board.empty")
         rules = _rules(params)
         selection, board = choose_board(
             text, size=_size(params), bare_q=_text(params, "bare_q", limit=4), store=self.store, **rules
@@ -235,7 +265,7 @@ class WebApp:
         lang = _text(params, "lang", limit=16)
         dice = _text(params, "dice", limit=64)
         size = _size(params)
-        seed = _int(params, "seed", None, 0, 2**63 - 1)
+        seed = _int(params, "seed", None)  # its range is the library's (roll checks it)
         lexicon = counts = None
         if letters is not None and letters.strip().lower() == "lexicon":
             chosen = select(lang=lang, lexicon=_lexicon(params), store=self.store)
@@ -270,7 +300,7 @@ class WebApp:
         the word through the stages its recipe recorded, as `boggle-i18n lookup` answers)."""
         word = _text(params, "word", limit=MAX_WORD)
         if word is None:
-            raise BadRequest("give a word, e.g. word=kaas")
+            raise BadRequest("give a word, e.g. word=kaas", code="lookup.empty_word")
         selection = select(lang=_text(params, "lang", limit=16), lexicon=_lexicon(params), store=self.store)
         lexicon = self.lexicons.get(selection.require_lexicon())
         answer = self._checker(lexicon).check(word).to_dict()
@@ -370,14 +400,18 @@ class WebApp:
 
         langs = data.get("langs")
         if not isinstance(langs, list) or not all(isinstance(x, str) and len(x) <= 16 for x in langs):
-            raise BadRequest("langs must be a list of language codes")
+            raise _invalid("langs must be a list of language codes", "langs")
         if len(langs) > MAX_COMPARE_LANGS:
-            raise BadRequest(f"compare at most {MAX_COMPARE_LANGS} languages at a time")
+            raise BadRequest(
+                f"compare at most {MAX_COMPARE_LANGS} languages at a time",
+                code="compare.too_many_langs",
+                params={"max": MAX_COMPARE_LANGS},
+            )
         shape = _size(data) or (4, 4)
         n_boards = _int(data, "boards", 1000, 1, MAX_COMPARE_BOARDS)
-        seed = _int(data, "seed", 0, 0, 2**63 - 1)
+        seed = _int(data, "seed", 0)  # its range is the library's (check_request)
         assert n_boards is not None and seed is not None
-        check_request(langs, shape, n_boards)
+        check_request(langs, shape, n_boards, seed=seed)
         roll = default_roll(langs, shape)  # one basis for the whole table, as the CLI
         params = {"langs": langs, "size": f"{shape[0]}x{shape[1]}", "boards": n_boards, "seed": seed, "roll": roll}
 
@@ -422,7 +456,7 @@ class WebApp:
 
         rules = _rules(data)
         seconds = _float(data, "time_limit", 30.0, 0.5, MAX_SEARCH_SECONDS)
-        seed = _int(data, "seed", None, 0, 2**63 - 1)
+        seed = _int(data, "seed", None)  # its range is the library's (check_request)
         strategy = _text(data, "strategy", "hill", limit=16) or "hill"
         chosen = search_selection(size=_size(data), store=self.store, **rules)
         shape = chosen.size or (4, 4)
@@ -549,7 +583,7 @@ class QueryLimit:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] == "http" and len(scope.get("query_string", b"")) > MAX_QUERY:
-            await error(f"query string over {MAX_QUERY} bytes", 414)(scope, receive, send)
+            await error(_invalid(f"query string over {MAX_QUERY} bytes", "query"), 414)(scope, receive, send)
             return
         await self.app(scope, receive, send)
 
@@ -582,11 +616,11 @@ def create_app(
                 status_code=202,
             )
         except Busy as exc:
-            return error(str(exc), 429)
+            return error(exc, 429)
         except NotBuilt as exc:  # a GET never builds: the page asks with POST /api/lexicons/NAME/build
-            return JSONResponse({"error": str(exc), "not_built": exc.name}, status_code=409)
+            return JSONResponse({**exc.to_dict(), "not_built": exc.name}, status_code=409)
         except BoggleI18nError as exc:
-            return error(str(exc))
+            return error(exc)
 
     async def languages(request: Request) -> Response:
         return await _answer(web.languages)
@@ -601,7 +635,7 @@ def create_app(
         try:
             await _json_body(request)  # no parameters; a body, if any, must still be a JSON object
         except BadRequest as exc:
-            return error(str(exc))
+            return error(exc)
         return await _answer(lambda: web.lexicon_status(request.path_params["name"], build=True))
 
     async def records(request: Request) -> Response:
@@ -612,7 +646,7 @@ def create_app(
         try:
             data = await _json_body(request)
         except BadRequest as exc:
-            return error(str(exc))
+            return error(exc)
         kind = request.url.path.rsplit("/", 1)[-1]
         starter = web.start_compare if kind == "compare" else web.start_optimize
         return await _answer(lambda: starter(data).to_dict(), status=202)

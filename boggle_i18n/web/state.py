@@ -52,7 +52,9 @@ class NotBuilt(BoggleI18nError):
     def __init__(self, name: str) -> None:
         super().__init__(
             f"lexicon {name!r} is not built here: build it first (POST /api/lexicons/{name}/build, "
-            f"or boggle-i18n build-lexicon {name})"
+            f"or boggle-i18n build-lexicon {name})",
+            code="lexicon.not_built",
+            params={"name": name},
         )
         self.name = name
 
@@ -107,7 +109,8 @@ class Lexicons:
             if isinstance(load.error, NotBuilt) and not (build and attempt == 0):
                 raise NotBuilt(name)
             if not isinstance(load.error, NotBuilt):
-                raise BoggleI18nError(str(load.error))  # a new exception per request: threads share `load`
+                # a new exception per request (threads share `load`), with the same code and params
+                raise BoggleI18nError(str(load.error), code=load.error.code, params=load.error.params)
         raise NotBuilt(name)  # pragma: no cover - the second attempt may build, so it never fails NotBuilt
 
     def _load(self, load: _Load) -> None:
@@ -228,6 +231,8 @@ class Job:
     state: str = "running"  # running | done | stopped | error
     result: Any = None
     error: str | None = None
+    error_code: str | None = None  # the library's code and params of `error` (errors.CODES), for the page
+    error_params: dict[str, Any] = field(default_factory=dict)
     started: float = field(default_factory=time.monotonic)
     ended: float | None = None
     thread: threading.Thread | None = None
@@ -247,6 +252,7 @@ class Job:
             "last": self.events[-1] if self.events else None,
             "result": self.result,
             "error": self.error,
+            **({"error_code": self.error_code, "error_params": self.error_params} if self.error_code else {}),
             "seconds": round((self.ended or time.monotonic()) - self.started, 3),
         }
 
@@ -263,12 +269,14 @@ class Jobs:
     def start(self, kind: str, params: dict[str, Any], work: Callable[[Job], Any]) -> Job:
         """Run `work(job)` in a thread; its return value is the job's result."""
         if self.closing.is_set():
-            raise Busy("the server is stopping")
+            raise Busy("the server is stopping", code="server.busy")
         with self._lock:
             self._forget_old()
             running = [j for j in self._jobs.values() if j.state == "running"]
             if len(running) >= self.limit:
-                raise Busy(f"{len(running)} long jobs are running (at most {self.limit}): stop one or wait")
+                raise Busy(
+                    f"{len(running)} long jobs are running (at most {self.limit}): stop one or wait", code="server.busy"
+                )
             job = Job(uuid.uuid4().hex[:16], kind, params)
             self._jobs[job.id] = job
         job.thread = threading.Thread(target=self._run, args=(job, work), name=f"job-{kind}-{job.id}", daemon=True)
@@ -281,6 +289,7 @@ class Jobs:
             job.state = "stopped" if job.stop.is_set() else "done"
         except BoggleI18nError as exc:
             job.error, job.state = str(exc), "error"
+            job.error_code, job.error_params = exc.code, dict(exc.params)
         except Exception as exc:  # a bug: one line to the client, never a traceback
             job.error, job.state = f"{type(exc).__name__}: {exc}", "error"
         finally:

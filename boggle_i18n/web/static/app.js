@@ -19,7 +19,23 @@ function say(text, kind = "info") {
 }
 
 function sayError(err) {
-  say(t("error", { message: err.message }), "error");
+  say(t("error", { message: errorText(err) }), "error");
+}
+
+// A refusal in the interface language: the library's code (errors.CODES) through this catalogue's
+// `errors.<code>` message with its params, else the server's English line (a code this catalogue lacks, or none).
+function errorText(err) {
+  const key = err && err.code ? `errors.${err.code}` : null;
+  if (key && Object.hasOwn(I18n.messages, key)) return t(key, err.params || {});
+  return err ? err.message : "";
+}
+
+// The error an API answer carries: its English line, and the library's code and params when it has them.
+function apiError(text, code, params) {
+  const err = new Error(text);
+  err.code = code || null;
+  err.params = params || {};
+  return err;
 }
 
 // GET or POST JSON (POSTs always `Content-Type: application/json`); a 409 "not built" answer asks for the
@@ -46,7 +62,7 @@ async function api(url, body) {
       continue;
     }
     $("building").hidden = true;
-    if (!res.ok) throw new Error(data.error || `HTTP ${res.status}`);
+    if (!res.ok) throw apiError(data.error || `HTTP ${res.status}`, data.code, data.params);
     return data;
   }
 }
@@ -367,7 +383,7 @@ async function guess(raw) {
   try {
     look = await lookUpWord(word, g.solved);
   } catch (e) {
-    return feedback(t("error", { message: e.message }), "not-word");
+    return feedback(t("error", { message: errorText(e) }), "not-word");
   }
   if (g.over) return;
   if (look.found && g.found.has(look.key)) return feedback(t("feedback.already", { word: shown(g, look.key) }), "already");
@@ -386,7 +402,7 @@ async function notAWord(word) {
     if (look.found) return feedback(t("feedback.not_on_board", { word }), "not-on-board");
     feedback(t("feedback.not_word", { word, reason: t("reason." + look.category) }), "not-word");
   } catch (e) {
-    feedback(t("error", { message: e.message }), "not-word");
+    feedback(t("error", { message: errorText(e) }), "not-word");
   }
 }
 
@@ -460,7 +476,7 @@ async function runJob(url, body, onProgress, onEnd, stopButton, startButton) {
     startButton.disabled = false;
     state.job = null;
     const done = JSON.parse(e.data);
-    if (done.state === "error") say(t("error", { message: done.error }), "error");
+    if (done.state === "error") sayError(apiError(done.error, done.error_code, done.error_params));
     else onEnd(done);
   });
   events.onerror = () => { if (events.readyState === EventSource.CLOSED) { stopButton.disabled = true; startButton.disabled = false; } };
