@@ -21,13 +21,19 @@ checker accepts (what a list true to the dictionary can reach at most) and the l
 coverage of those. The dictionary is the one the lexicon's recipe names (`[source] system`).
 It reports; it changes no lexicon and no official figure. Needs Debian's `hunspell`.
 
+`--precision N` draws N random words of the built lexicon instead (seeded), writes each as a
+reader does (`Language.display`: Korean keys composed into syllable blocks) and gives them
+to the same checker: how many it accepts is the lexicon's precision.
+
     python tools/korean_coverage.py [--store DIR] [--json] [CODE ...]   # default: ko
+    python tools/korean_coverage.py --precision 1000 --seed 1 ko
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import random
 import shutil
 import subprocess
 import sys
@@ -114,14 +120,46 @@ def classify(code: str, store: str | None = None) -> dict[str, Any]:
     }
 
 
+def precision(code: str, sample: int, seed: int, store: str | None = None) -> dict[str, Any]:
+    """`sample` random words of the language's lexicon (reservoir, `seed`), as shown, given to hunspell."""
+    language = get_language(code)
+    lexicon = api.load_lexicon(language.lexicon, store=store)
+    dic = Path(load_recipe(str(lexicon.manifest["name"])).source.system[0])
+    rng = random.Random(seed)
+    drawn: list[str] = []
+    for n, word in enumerate(lexicon.probes()[1]("")):  # streamed: no list of 2.5M words
+        if n < sample:
+            drawn.append(word)
+        elif (j := rng.randrange(n + 1)) < sample:
+            drawn[j] = word
+    shown = [language.display(w) for w in drawn]
+    accepted = set(hunspell(dic, shown, "-G").split("\n"))
+    rejected = [w for w in shown if w not in accepted]
+    return {"code": code, "lexicon": str(lexicon.manifest["name"]), "words": len(lexicon), "sample": len(shown),
+            "seed": seed, "accepted": len(shown) - len(rejected), "rejected": rejected, "drawn": shown}  # fmt: skip
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("codes", nargs="*", default=["ko"])
     parser.add_argument("--store", default=None, help="lexicon store [default: $BOGGLE_I18N_HOME]")
     parser.add_argument("--json", action="store_true", help="the full lists as JSON")
     parser.add_argument("--examples", type=int, default=20, help="examples printed per group [20]")
+    parser.add_argument("--precision", type=int, default=0, metavar="N", help="check N random lexicon words instead")
+    parser.add_argument("--seed", type=int, default=1, help="the draw's seed for --precision [1]")
     args = parser.parse_args()
     for code in args.codes:
+        if args.precision:
+            p = precision(code, args.precision, args.seed, args.store)
+            if args.json:
+                print(json.dumps(p, ensure_ascii=False))
+                continue
+            print(
+                f"{code} ({p['lexicon']}, {p['words']:,} words): hunspell accepts {p['accepted']}/{p['sample']} "
+                f"random words (seed {p['seed']}); rejected: {', '.join(p['rejected'][: args.examples])}"
+            )
+            print(f"  drawn: {' '.join(p['drawn'][: args.examples])}")
+            continue
         r = classify(code, args.store)
         if args.json:
             print(json.dumps(r, ensure_ascii=False))

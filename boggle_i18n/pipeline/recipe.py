@@ -50,6 +50,7 @@ class SourceSpec:
     prefix_levels: int = 1
     skip_flags: tuple[str, ...] = ()
     prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
+    suffix_letters: int | None = None  # expand = "hunspell": no suffix rule adding more letters (Korean: 5)
     # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
     # also read with one of them before it, never two (no stacks). Any source, expanded or not.
     particles: tuple[str, ...] = ()
@@ -118,10 +119,12 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "prefix_levels": int,
     "skip_flags": list,
     "prefix_letters": int,
+    "suffix_letters": int,
     "particles": list,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
 MAX_PARTICLES = 8  # each one adds a copy of the list
+MAX_SUFFIX_LETTERS = 20  # a longer cap is no cap: say nothing (every rule) instead
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
@@ -172,7 +175,9 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
-    depth_keys = [k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters") if k in src]
+    depth_keys = [
+        k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "suffix_letters") if k in src
+    ]
     if depth_keys and src.get("expand") != "hunspell":
         raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
     for key, top in (("suffix_levels", 2), ("prefix_levels", 2)):
@@ -180,6 +185,10 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] field {key!r} must be 0 to {top}, not {src[key]!r}")
     if "prefix_letters" in src and not 1 <= src["prefix_letters"] <= 9:
         raise RecipeError(f"{where}: [source] field 'prefix_letters' must be 1 to 9, not {src['prefix_letters']!r}")
+    if "suffix_letters" in src and not 1 <= src["suffix_letters"] <= MAX_SUFFIX_LETTERS:
+        raise RecipeError(
+            f"{where}: [source] field 'suffix_letters' must be 1 to {MAX_SUFFIX_LETTERS}, not {src['suffix_letters']!r}"
+        )
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
     particles = src.get("particles", [])
@@ -231,6 +240,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         prefix_levels=src.get("prefix_levels", 1),
         skip_flags=tuple(src.get("skip_flags", ())),
         prefix_letters=src.get("prefix_letters"),
+        suffix_letters=src.get("suffix_letters"),
         particles=tuple(src.get("particles", ())),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
