@@ -322,6 +322,27 @@ def test_every_korean_word_shows_as_syllables_and_back(debian_store: Path) -> No
     assert ko.display("ㅎㅏㅂㄴㅣㄷㅏ") == "합니다" and "ㅎㅏㅂㄴㅣㄷㅏ" in lexicon
 
 
+def test_korean_misses_sorted_by_hunspells_checker(debian_store: Path) -> None:
+    """tools/korean_coverage.py on the real lexicon: the figures docs/languages.md quotes. English is outside
+    the alphabet, bound endings and bare verb stems are rejected by hunspell-ko's own checker, what it accepts
+    the lexicon mostly has; and random words of the lexicon, shown as syllables, are accepted by it."""
+    pytest.importorskip("wordfreq")
+    import importlib
+    import sys
+
+    system_list("ko")
+    if not (debian_store / "ko.json").is_file():
+        build_lexicon("ko", store=debian_store, download=False)
+    sys.path.insert(0, str(REPO / "tools"))
+    tool = importlib.import_module("korean_coverage")
+    r = tool.classify("ko", str(debian_store))
+    assert {"the", "com"} <= set(r["letters"]) and {"로부터", "기다리"} <= set(r["rejected"])
+    assert "으로서" in dict(r["accepted"]["skipped"]) and "한다는" in dict(r["accepted"]["beyond"])
+    assert 0.6 < r["ceiling"] < 0.7 and r["coverage_of_checker_words"] > 0.95 and not r["found_rejected_by_checker"]
+    p = tool.precision("ko", 300, 1, str(debian_store))
+    assert p["accepted"] == p["sample"] == 300, p["rejected"]
+
+
 def test_armenian_u_is_one_face(debian_store: Path) -> None:
     """ու is one letter of Armenian: տուն (house) on a board with the [ու] face, 3 letters."""
     system_list("hy")

@@ -103,6 +103,13 @@ def only_rows(codes: list[str], path: Path, boards: int, seed: int, store: str |
                 lines[j] = fresh[lang]
         parts[i] = "\n".join(lines)
         print(f"{title}: {', '.join(here)}", file=sys.stderr)
+    note = (
+        f"Rows of {', '.join(codes)} compared again alone on {time.strftime('%Y-%m-%d')} "
+        "(`python tools/compare_doc.py --only ...`: same seeds, so the same rows a full run prints); "
+        "the plot is the last full run's."
+    )
+    head, rest = parts[0].split("\n\n", 1)
+    parts[0] = f"{head}\n\n{note}\n\n{rest}"
     replace_section(path, START, END, "\n### ".join(parts))
 
 
