@@ -159,6 +159,8 @@ def main() -> None:
             rows.append(result)
     cpu = platform.processor() or platform.machine()
     if args.only:
+        if len(rows) != len(args.only):  # a failed build must not lose its old row
+            raise SystemExit("Error: not every recipe built (above): the section is left as it was")
         text = args.write.read_text(encoding="utf-8")
         old = text.split(START, 1)[1].split(END, 1)[0].strip("\n")
         new = table(rows) + "\n\n" + effects(rows)
