@@ -34,6 +34,13 @@ ANCHORS = {
     "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "адиль агзам"),
     "sq": ("shtëpi ujë shkollë punoj madh mirë njeri njerëz qytet", "tirana"),
     "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
+    # Basque: one case ending on a noun (etxea, etxean, etxetik, etxearekin) in; names and the stacks of a
+    # second ending (etxearenarentzat: "for the one of the house's") and of a diminutive out (etxetxoa)
+    "eu": (
+        "etxe etxea etxeak etxean etxeko etxetik etxera etxearekin etxeentzat eskolan gizonak handia ondo "
+        "herrian mendira euskaraz txakurra haurrak",
+        "bilbo donostia etxearenarentzat etxetxoa",
+    ),
 }
 
 
@@ -63,6 +70,8 @@ def _mini_recipe(name: str, words: list[str], folder: Path) -> Path:
     lines_out = [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in raw.items() if k not in ("source", "stages")]
     lines_out += ["[source]"] + [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in raw["source"].items()]
     for stage in raw["stages"]:
+        if "file" in stage and recipe.path is not None:  # a list beside the real recipe (eu's abbreviations)
+            stage = {**stage, "file": str(recipe.path.parent / stage["file"])}
         lines_out += ["[[stages]]"] + [f"{k} = {json.dumps(v, ensure_ascii=False)}" for k, v in stage.items()]
     path.write_text("\n".join(lines_out) + "\n", encoding="utf-8")
     return path
@@ -79,3 +88,36 @@ def test_anchor_words_present_and_junk_absent(name: str, tmp_path: Path) -> None
     found = {a.word for a in answers if a.found}
     assert set(everyday) - found == set()
     assert set(junk) & found == set()
+
+
+def abbreviations(dic: Path, folder: Path) -> list[str]:
+    """hunspell-eu's abbreviations: bare flagless entries of 3+ letters whose form with a final full stop is an
+    entry too (`adb` beside `adb.`), unless a flagged entry of the stem gives the bare form (a word: `orok`).
+    How pipelines/lists/eu-abbreviations.txt was made."""
+    import re
+
+    from boggle_i18n.pipeline.affixes import Depth, expand
+
+    lines = dic.read_text(encoding="utf-8").split("\n")[1:]
+    dotted = {m.group(1) for line in lines if (m := re.fullmatch(r"([a-zñ]+)\.", line.partition("/")[0]))}
+    flagged = [line for line in lines if "/" in line and line.partition("/")[0] in dotted]
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "flagged.dic").write_text(f"{len(flagged)}\n" + "\n".join(flagged) + "\n", encoding="utf-8")
+    (folder / "flagged.aff").write_bytes(dic.with_suffix(".aff").read_bytes())
+    words = set(expand(folder / "flagged.dic", None, Depth(1, 0)))
+    return sorted({line for line in lines if line in dotted and len(line) >= 3 and line not in words})
+
+
+def test_basque_abbreviation_list_is_the_dictionarys(tmp_path: Path) -> None:
+    """pipelines/lists/eu-abbreviations.txt is what `abbreviations` finds in the installed hunspell-eu."""
+    from boggle_i18n.pipeline.stages import read_list
+
+    recipe = load_recipe("eu")
+    dic = Path(recipe.source.system[0])
+    if not dic.is_file():
+        if CI:
+            pytest.fail(f"{dic} not installed (apt-get install hunspell-eu)")
+        pytest.skip(f"{dic} not installed (apt-get install hunspell-eu)")
+    listed = read_list(Path(__file__).resolve().parent.parent / "pipelines", "lists/eu-abbreviations.txt")
+    assert listed == abbreviations(dic, tmp_path)
+    assert {"adb", "etc", "pta"} <= set(listed) and not {"orok", "jas", "kap"} & set(listed)
