@@ -199,7 +199,7 @@ def test_hand_made_forms_are_what_hunspell_accepts(tmp_path: Path) -> None:
 
 # --- real dictionaries: every form of a sample of stems is a word for hunspell --------------
 
-REAL = ["es", "is", "sl", "be", "sk", "sr", "ko"]
+REAL = ["es", "is", "sl", "be", "sk", "sr", "ko", "eu"]
 
 
 def _sample_pair(name: str, folder: Path, n: int = 400, seed: int = 1) -> tuple[Path, Depth]:
