@@ -26,6 +26,8 @@ EXPECTED = {
     "af", "be", "bs", "hr", "id", "is", "kk", "lv", "ro", "sk", "sl", "sq", "sr", "sw",
     # issue 26, the new scripts (Greek, Armenian, Hebrew, Arabic, Hangul) and Russian, Turkish, Welsh
     "el", "hy", "he", "ar", "fa", "ko", "ru", "tr", "cy",
+    # issue 26, more Latin-script languages from Hunspell dictionaries
+    "oc",
 }  # fmt: skip
 
 

@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,6 +37,8 @@ ANCHORS = {
     "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "адиль агзам"),
     "sq": ("shtëpi ujë shkollë punoj madh mirë njeri njerëz qytet", "tirana"),
     "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
+    # Occitan: accents fold (escòla -> escola), elided forms (l'ostal) and names (Tolosa) are not words.
+    "oc": ("ostal ostals aiga escòla escòlas trabalhi parlam granda bon òme òmes vila femna lenga", "tolosa l'ostal"),
 }
 
 
@@ -79,3 +84,33 @@ def test_anchor_words_present_and_junk_absent(name: str, tmp_path: Path) -> None
     found = {a.word for a in answers if a.found}
     assert set(everyday) - found == set()
     assert set(junk) & found == set()
+
+
+def test_occitan_morphological_fields_never_become_forms() -> None:
+    """hunspell-oc's .dic lines carry fields after a tab (`abaciala/sDl	po:nom	po:adj	is:fem`): the affix
+    expander reads the stem and its flags only, so no form holds a tab, a field or its colon (unmunch's
+    output did: the guide counted 9k such entries)."""
+    from boggle_i18n.pipeline.affixes import expand
+
+    dic = Path("/usr/share/hunspell/oc_FR.dic")
+    if not dic.is_file():
+        if CI:
+            pytest.fail(f"{dic} not installed (apt-get install hunspell-oc)")
+        pytest.skip(f"{dic} not installed (apt-get install hunspell-oc)")
+    lines = dic.read_text(encoding="utf-8").split("\n")[1:]
+    chosen = [line for line in lines if line.startswith(("abac", "abad", "aiga"))]
+    assert any("\tpo:" in line for line in chosen)  # the fields are there to leak
+    with _tmp_pair(dic, chosen) as mini:
+        forms = set(expand(mini))
+    assert {"abaciala", "abacialas", "abadessa", "abadessas", "aiga"} <= forms
+    assert not [f for f in forms if "\t" in f or ":" in f]
+
+
+@contextmanager
+def _tmp_pair(dic: Path, lines: list[str]) -> Iterator[Path]:
+    """A .dic of `lines` beside a copy of `dic`'s .aff, in a temporary folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "mini.aff").write_bytes(dic.with_suffix(".aff").read_bytes())
+        (folder / "mini.dic").write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+        yield folder / "mini.dic"

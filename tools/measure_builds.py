@@ -7,6 +7,7 @@ their list from ../shared/data/lexicons when it is there.
 
     python tools/measure_builds.py                    # print the Markdown table
     python tools/measure_builds.py --write docs/languages.md   # replace the marked section
+    python tools/measure_builds.py oc br --update docs/languages.md   # measure these, replace or add their rows
 
 Figures depend on the machine (and on what else runs on it): the table names both.
 """
@@ -17,13 +18,14 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from doc_section import replace_section
+from doc_section import merge_rows, read_section, replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
@@ -106,12 +108,16 @@ def effects(rows: list[dict]) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="recipes to measure (default: every shipped recipe)")
     parser.add_argument("--write", type=Path, help="Markdown file whose marked section to replace")
+    parser.add_argument(
+        "--update", type=Path, help="Markdown file whose marked section gets these recipes' rows (others stay)"
+    )
     args = parser.parse_args()
     rows = []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in recipes():
+        for name in args.names or recipes():
             result = measure(name, Path(tmp) / "store")
             if result is None:
                 print(f"{name}: skipped (no source)", file=sys.stderr)
@@ -131,10 +137,28 @@ def main() -> None:
         + "\n\nWhat each stage did (stages that dropped, changed or saved nothing are left out):\n\n"
         + effects(rows)
     )
-    if args.write:
+    if args.update:
+        # The other recipes' rows, and the paragraph saying when and how they were measured, stay as they were;
+        # these rows were measured by the command below (one line added to that paragraph, once per update).
+        old = read_section(args.update, START, END)
+        merged = merge_rows(old, table(rows) + "\n\n" + effects(rows), _row_recipe)
+        note = (
+            f"Rows of {', '.join(f'`{n}`' for n in args.names)} re-measured on {time.strftime('%Y-%m-%d')} by "
+            f"`python tools/measure_builds.py {' '.join(args.names)} --update docs/languages.md` "
+            f"(load average {load_before:.1f} before)."
+        )
+        head, sep, rest = merged.partition("\n\n")
+        replace_section(args.update, START, END, f"{head}\n\n{note}{sep}{rest}")
+    elif args.write:
         replace_section(args.write, START, END, body)
     else:
         print(body)
+
+
+def _row_recipe(line: str) -> str | None:
+    """The recipe a row of either table is about (`| `oc` | ...`), or None for any other line."""
+    found = re.match(r"\| `([^`]+)` \|", line)
+    return found.group(1) if found else None
 
 
 if __name__ == "__main__":
