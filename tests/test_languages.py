@@ -27,7 +27,7 @@ EXPECTED = {
     # issue 26, the new scripts (Greek, Armenian, Hebrew, Arabic, Hangul) and Russian, Turkish, Welsh
     "el", "hy", "he", "ar", "fa", "ko", "ru", "tr", "cy",
     # issue 26, more Latin-script languages from Hunspell dictionaries
-    "oc", "br",
+    "oc", "br", "an",
 }  # fmt: skip
 
 
@@ -96,7 +96,7 @@ def test_a_record_is_found_by_its_file_name(tmp_path: Path) -> None:
                     'boards = "distribution"\n', encoding="utf-8")  # fmt: skip
     with pytest.raises(LanguageError, match="code 'yy' is not its file's name"):
         _load(path)
-    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, ar, "):
+    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, an, ar, "):
         get_language("zz")
     assert get_language(" NL ") is languages()["nl"]
 

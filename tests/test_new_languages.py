@@ -39,6 +39,11 @@ ANCHORS = {
     "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
     # Occitan: accents fold (escòla -> escola), elided forms (l'ostal) and names (Tolosa) are not words.
     "oc": ("ostal ostals aiga escòla escòlas trabalhi parlam granda bon òme òmes vila femna lenga", "tolosa l'ostal"),
+    # Aragonese: no clitic (-se) or elided (l') forms, no stacked diminutives, no -oas forms of a malformed rule.
+    "an": (
+        "casa casas augua escuela escuelas charrar charramos bueno buenas hombre hombres ciudat ciudatz libros canoas",
+        "zaragoza alzamientoetet buenoas filoet afogatz-se",
+    ),
 }
 
 

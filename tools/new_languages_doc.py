@@ -104,7 +104,9 @@ def measure_language(
     elif precision:
         from affix_precision import measure as affix_measure
 
-        r = affix_measure(dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1)
+        r = affix_measure(
+            dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1, frozenset(src.skip_affixes)
+        )
         out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
     return out
 

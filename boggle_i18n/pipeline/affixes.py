@@ -23,10 +23,11 @@ of forbidden words):
 
 How deep it goes is the recipe's choice (`Depth`): Hunspell accepts up to two suffixes and
 one prefix (or two prefixes and one suffix with COMPLEXPREFIXES); a recipe may stop at one
-suffix, no prefix, or the stems alone, and may leave out named affix classes, when the full
-expansion makes forms no player would type. Compounds are never made.
+suffix, no prefix, or the stems alone, and may leave out named affix classes or the rules adding a
+named text (`exclude_affixes`), when the full expansion makes forms no player would type. Compounds are never made.
 
     python -m boggle_i18n.pipeline.affixes DIC [AFF] [--suffixes N] [--prefixes N]   # forms on stdout
+    python -m boggle_i18n.pipeline.affixes an_ES.dic --exclude-affixes et,eta,ot,ota  # rules adding these: never
 """
 
 from __future__ import annotations
@@ -54,6 +55,9 @@ class Depth:
     prefixes: int = 1  # 0, 1 (or 2 with COMPLEXPREFIXES)
     exclude: frozenset[str] = frozenset()  # affix flags never applied
     prefix_letters: int | None = None  # a prefix rule adding more letters is never applied (Hebrew: 1, no stacks)
+    # affix rules adding exactly this text are never applied, whatever their flag (Aragonese diminutives -et -ot:
+    # hunspell-an stacks them on any noun, alzamientoetet)
+    exclude_affixes: frozenset[str] = frozenset()
 
 
 @dataclass
@@ -276,10 +280,18 @@ class Expander:
     def __init__(self, aff: AffixFile, depth: Depth) -> None:
         self.aff, self.depth = aff, depth
         skip = aff.onlyincompound | depth.exclude
-        self.sfx = {f: [r for r in rules if not r.cont & aff.onlyincompound] for f, rules in aff.suffixes.items()}
+        left_out = depth.exclude_affixes
+        self.sfx = {
+            f: [r for r in rules if not r.cont & aff.onlyincompound and r.add not in left_out]
+            for f, rules in aff.suffixes.items()
+        }
         most = depth.prefix_letters
         self.pfx = {
-            f: [r for r in rules if not r.cont & aff.onlyincompound and (most is None or len(r.add) <= most)]
+            f: [
+                r
+                for r in rules
+                if not r.cont & aff.onlyincompound and (most is None or len(r.add) <= most) and r.add not in left_out
+            ]
             for f, rules in aff.prefixes.items()
         }
         for table in (self.sfx, self.pfx):
@@ -462,8 +474,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prefixes", type=int, default=1, choices=(0, 1, 2))
     parser.add_argument("--exclude", default="", help="affix flags to leave out, comma-separated")
     parser.add_argument("--prefix-letters", type=int, default=None, help="apply no prefix adding more letters")
+    parser.add_argument("--exclude-affixes", default="", help="affix texts never added, comma-separated (et,ot)")
     args = parser.parse_args(argv)
-    depth = Depth(args.suffixes, args.prefixes, frozenset(f for f in args.exclude.split(",") if f), args.prefix_letters)
+    depth = Depth(
+        args.suffixes,
+        args.prefixes,
+        frozenset(f for f in args.exclude.split(",") if f),
+        args.prefix_letters,
+        frozenset(a for a in args.exclude_affixes.split(",") if a),
+    )
     out = sys.stdout.buffer
     try:
         for form in expand(args.dic, args.aff, depth):

@@ -50,6 +50,7 @@ class SourceSpec:
     prefix_levels: int = 1
     skip_flags: tuple[str, ...] = ()
     prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
+    skip_affixes: tuple[str, ...] = ()  # expand = "hunspell": rules adding exactly one of these never apply
     # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
     # also read with one of them before it, never two (no stacks). Any source, expanded or not.
     particles: tuple[str, ...] = ()
@@ -118,6 +119,7 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "prefix_levels": int,
     "skip_flags": list,
     "prefix_letters": int,
+    "skip_affixes": list,
     "particles": list,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
@@ -172,7 +174,9 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] expand = 'aspell' needs `dictionary` (an aspell name such as 'ga')")
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
-    depth_keys = [k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters") if k in src]
+    depth_keys = [
+        k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "skip_affixes") if k in src
+    ]
     if depth_keys and src.get("expand") != "hunspell":
         raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
     for key, top in (("suffix_levels", 2), ("prefix_levels", 2)):
@@ -182,6 +186,10 @@ def _validate(raw: dict[str, Any], where: str) -> None:
         raise RecipeError(f"{where}: [source] field 'prefix_letters' must be 1 to 9, not {src['prefix_letters']!r}")
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
+    if not all(isinstance(a, str) and a and "," not in a for a in src.get("skip_affixes", [])):
+        raise RecipeError(
+            f"{where}: [source] field 'skip_affixes' must be a list of affix texts (strings such as 'et')"
+        )
     particles = src.get("particles", [])
     if not (
         len(particles) <= MAX_PARTICLES
@@ -231,6 +239,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         prefix_levels=src.get("prefix_levels", 1),
         skip_flags=tuple(src.get("skip_flags", ())),
         prefix_letters=src.get("prefix_letters"),
+        skip_affixes=tuple(src.get("skip_affixes", ())),
         particles=tuple(src.get("particles", ())),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
