@@ -27,7 +27,7 @@ EXPECTED = {
     # issue 26, the new scripts (Greek, Armenian, Hebrew, Arabic, Hangul) and Russian, Turkish, Welsh
     "el", "hy", "he", "ar", "fa", "ko", "ru", "tr", "cy",
     # issue 26, more Latin-script languages from Hunspell dictionaries
-    "oc", "br", "an",
+    "oc", "br", "an", "hsb",
 }  # fmt: skip
 
 

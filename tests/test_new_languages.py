@@ -119,3 +119,43 @@ def _tmp_pair(dic: Path, lines: list[str]) -> Iterator[Path]:
         (folder / "mini.aff").write_bytes(dic.with_suffix(".aff").read_bytes())
         (folder / "mini.dic").write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
         yield folder / "mini.dic"
+
+
+def test_upper_sorbian_ch_and_dz_are_one_face_each_both_ways(tmp_path: Path) -> None:
+    """ch and dź are letters of Upper Sorbian: the real recipe, on aspell-hsb's own expansion of a few of its
+    stems, keeps chěža and dźěći; chěža needs the [ch] face (4 letters), c and h faces (letters of their own) never
+    spell it; dźěći needs [dź], and ź, written only inside dź, is no face; names are not words."""
+    import shutil
+    import subprocess
+
+    from typer.testing import CliRunner
+
+    from boggle_i18n.cli import app
+
+    if not (Path("/usr/lib/aspell/hsb.rws").is_file() and shutil.which("aspell")):
+        if CI:
+            pytest.fail("aspell-hsb not installed (apt-get install aspell aspell-hsb)")
+        pytest.skip("aspell-hsb not installed (apt-get install aspell aspell-hsb)")
+    dump = subprocess.run(["aspell", "-d", "hsb", "dump", "master"], capture_output=True, check=True).stdout
+    chosen = b"\n".join(line for line in dump.split(b"\n") if line.startswith(tuple(s.encode() for s in STEMS)))
+    expanded = subprocess.run(["aspell", "--lang=hsb", "expand"], input=chosen, capture_output=True, check=True)
+    source = tmp_path / "hsb-slice.txt"
+    source.write_bytes(expanded.stdout.replace(b" ", b"\n"))
+    store = tmp_path / "store"
+    lexicon = build_lexicon("hsb", source=source, store=store, download=False)
+    answers = {a.word: a for a in lookup(["chěža", "dźěći", "dobry", "budyšin"], lexicon="hsb", store=store)}
+    assert [w for w, a in answers.items() if a.found] == ["chěža", "dźěći", "dobry"]
+    assert answers["chěža"].length == 4 and answers["dźěći"].length == 4 and len(lexicon) > 100
+
+    def solve(board: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(app, ["solve", board, "--lang", "hsb", "--store", str(store)])
+        return result.exit_code, result.stdout, result.stderr
+
+    assert "chěža" in solve("[ch]ě/až")[1].split()
+    assert "chěža" not in solve("chě/až.")[1].split()
+    assert "dźěći" in solve("[dź]ě/ić")[1].split()
+    code, _, err = solve("dźě/ić.")
+    assert code == 1 and "outside the hsb alphabet" in err
+
+
+STEMS = ("chěž", "dźěć", "dobr", "budyšin")

@@ -475,6 +475,18 @@ def test_alphabet_stage_keeps_units_whose_characters_stand_only_inside_them() ->
     assert run("length", ["c'hoari"], br, min=6) == []  # 5 letters: c'h-o-a-r-i
 
 
+def test_fold_accents_keeps_the_characters_of_units() -> None:
+    """Upper Sorbian writes ź only inside the letter dź: it is not in the alphabet, yet not folded to z (a folded
+    dźěći would lose its letter); an accent on a loanword still folds (abbé)."""
+    from boggle_i18n.spelling import spelling
+
+    hsb = StageContext(
+        "aeěioóuy", (), Path("."), alphabet="abcčćdeěfghijkłlmnńoóprřsštuwyzž", spelling=spelling(["ch", "dź"])
+    )
+    assert run("fold-accents", ["dźěći", "abbé"], hsb) == ["dźěći", "abbe"]
+    assert run("alphabet", ["dźěći", "źěći", "chěža"], hsb) == ["dźěći", "chěža"]
+
+
 def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
     """Letters of the language's alphabet are played as themselves; the rest folds (Spanish ñ vs á)."""
     spanish = StageContext("aeiou", (), Path("."), alphabet="abcdefghijklmnñopqrstuvwxyz", fold={"ü": "u"})

@@ -159,12 +159,13 @@ def _fold_accents(ctx: StageContext, *, overrides: dict[str, str] | None = None,
 
     Defaults come from the language: its `fold` table overrides unidecode
     (German `ß` -> `ss`), and the non-ASCII letters of its alphabet are letters
-    of their own (Spanish `ñ`, Polish `ł`) that are kept, not folded.
+    of their own (Spanish `ñ`, Polish `ł`) that are kept, not folded; so are the
+    characters of its units (Upper Sorbian `ź`, written only inside the letter `dź`).
     """
     from unidecode import unidecode
 
     table = dict(ctx.fold if overrides is None else overrides)
-    for ch in ctx.alphabet if keep is None else keep:
+    for ch in ctx.alphabet + "".join(ctx.spelling.units) if keep is None else keep:
         table[ch] = ch
     for key, value in table.items():
         if not isinstance(value, str):
@@ -202,7 +203,7 @@ def _fold_marks(ctx: StageContext, *, overrides: dict[str, str] | None = None) -
     Hebrew, Arabic, Armenian and Cyrillic alike; what a mark means is each record's house rule.
     """
     table = dict(ctx.fold if overrides is None else overrides)
-    keep = set(ctx.alphabet)
+    keep = set(ctx.alphabet) | set("".join(ctx.spelling.units))  # a unit's characters too (Armenian ու)
     cache: dict[str, str] = {}
 
     def fold_char(ch: str) -> str:
