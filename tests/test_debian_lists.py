@@ -157,6 +157,8 @@ EVERYDAY = {
     "fa": ["کتاب", "خانه", "مدرسه", "بزرگ", "شهر", "می\u200cشود"],
     "ko": "사람 학교 사랑 한국어 가공하다".split(),
     "cy": "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau".split(),
+    # Swedish on hunspell-sv (issue 26): the inflected forms and everyday words wswedish lacked (okej, sånt).
+    "sv": "hus husen hund hundar vatten skola arbetar äter stora människor staden okej sånt grejer såklart".split(),
     # Breton: c'h and ch are letters (c'hoari, chom), ñ and ù fold (debriñ, levrioù).
     "br": "tiez dour skol labour bras mat den tud kêr c'hoari c’hoari brezhoneg levrioù chom marc'h debriñ".split(),
     # Built whole here (not sampled above): one particle prefix in Hebrew, ё as е, Turkish ı and i apart.
@@ -175,7 +177,16 @@ JUNK = {
     "el": ["αθήνα", "θεσσαλονίκη", "ΗΠΑ"],  # names and abbreviations are capitalised in el_GR
     "hy": ["իւր", "գիւղ"],  # classical orthography
     "cy": ["caerdydd", "abertawe"],
-    "br": ["kemper", "naoned", "roazhon", "d'ar", "acoli"],  # names; an elided particle; a bare c (a loanword)
+    "br": ["kemper", "naoned", "roazhon", "d'ar", "acoli"],
+    # names; abbreviations in lower case (wordlist-vowels); ONLYINCOMPOUND parts, no words alone
+    "sv": [
+        "stockholm",
+        "göteborg",
+        "bnp",
+        "html",
+        "abborr",
+        "affärsidkar",
+    ],  # names; an elided particle; a bare c (a loanword)
     "he": ["והבית", "ושהוא"],  # two particles: the house rule takes one
     "ar": ["ووهذا", "فوهذا"],  # two joined conjunctions: the house rule takes one
     "ru": ["москва", "ссср"],
