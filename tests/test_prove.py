@@ -700,3 +700,28 @@ def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_
     section = page.stdout.split("## Estimated proof costs")[1]
     row = next(line for line in section.splitlines() if line.startswith("| en-enable2k | 2x2 |"))
     assert f"| {data['classes']:,} | 5 (1) |" in row and estimate["command"] in row and "| `4` |" in row
+
+
+@pytest.mark.parametrize("scheme", ["4", "2/3/1"])
+def test_resume_keeps_the_checkpoints_classes(mini_store: Path, tmp_path: Path, scheme: str) -> None:
+    """A proof begun on other classes than today's default (an old `--buckets 4`, or a per-cell scheme) resumes
+    on its own classes when --resume is given without --buckets, and gives the straight run's boards; with a
+    --buckets that differs, the checkpoint is refused."""
+    from boggle_i18n.prove.checkpoint import read_checkpoint
+    from boggle_i18n.prove.tasks import classes_of
+
+    ckpt = tmp_path / "proof.ckpt"
+    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "3", "--store", str(mini_store)]
+    straight: Any = _invoke(*base, "--buckets", scheme, "--checkpoint", str(ckpt), "--json")
+    assert straight.exit_code == 0, straight.stderr
+    identity, _, _ = read_checkpoint(ckpt)
+    assert str(classes_of(identity)[0]) == scheme
+    assert json.loads(straight.stdout)["boards"]
+    lines = ckpt.read_bytes().splitlines(keepends=True)
+    ckpt.write_bytes(b"".join(lines[: 1 + len(lines) // 2]))  # stopped half way
+    resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == json.loads(straight.stdout)["boards"]
+    assert json.loads(resumed.stdout)["classes"] == json.loads(straight.stdout)["classes"]
+    other: Any = _invoke(*base, "--buckets", "2", "--checkpoint", str(ckpt), "--resume")
+    assert other.exit_code == 1 and "belongs to another proof" in other.stderr

@@ -108,12 +108,17 @@ def prove_cmd(
     faces = free_faces(chosen.language.code, shape, lexicon)
     vowels = chosen.language.vowels
     source = "--threshold"
-    if threshold is None and resume and checkpoint is not None and checkpoint.exists():
+    if resume and checkpoint is not None and checkpoint.exists():
         from ..prove.checkpoint import read_checkpoint
+        from ..prove.tasks import classes_of
 
         identity, _, _ = read_checkpoint(checkpoint)
-        threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
-        check("threshold", threshold, "the checkpoint's threshold")
+        if threshold is None:
+            threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
+            check("threshold", threshold, "the checkpoint's threshold")
+        if buckets is None and open_cells is None:  # the classes it began with, whatever today's default
+            scheme, open_cells = classes_of(identity)
+            schemes = [scheme]
     if threshold is None:
         note("finding a threshold: optimize for 10 s ...")
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)

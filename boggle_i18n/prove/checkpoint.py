@@ -65,9 +65,15 @@ class CheckpointLines:
 
 
 def read_checkpoint(
-    path: Path, tasks_total: int | None = None, lines_seen: CheckpointLines | None = None
+    path: Path,
+    tasks_total: int | None = None,
+    lines_seen: CheckpointLines | None = None,
+    wanted: dict[str, Any] | None = None,
 ) -> tuple[dict[str, Any], dict[int, TaskResult], bool]:
     """(header identity, finished tasks by number, whether a torn last line was dropped).
+
+    With `wanted` (this proof's identity) a checkpoint of another proof is refused first, as such, before its
+    lines are read against this proof's task count.
 
     Every line's fields are checked for type and finite values, and task numbers
     against `tasks_total` when given: a line that fails is one error naming it.
@@ -96,6 +102,8 @@ def read_checkpoint(
     threshold = identity.get("threshold")
     if type(threshold) is not int or threshold < 0:
         raise BoggleI18nError(f"checkpoint {path} has no valid threshold in its header")
+    if wanted is not None:
+        check_identity(path, identity, wanted)
     seen = lines_seen if lines_seen is not None else CheckpointLines()
     done: dict[int, TaskResult] = {}
     for number, line in enumerate(complete_lines[1:], 2):

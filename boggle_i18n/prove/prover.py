@@ -26,7 +26,7 @@ from ..board.board import neighbours
 from ..errors import BoggleI18nError
 from ..optimize.problem import make_problem
 from ..solver.base import Rules
-from .checkpoint import CheckpointLines, CheckpointWriter, check_identity, read_checkpoint, verify_resumed
+from .checkpoint import CheckpointLines, CheckpointWriter, read_checkpoint, verify_resumed
 from .classes import ClassSpace, Partition, Scheme, class_space, make_partition, open_cells, split_order
 from .engine import load_bound
 from .tasks import ProofSpec, TaskResult, prover_for
@@ -115,9 +115,10 @@ class ProofResult:
 
 
 # The default classes of each shape (rows, cols sorted), chosen from measured cost (docs/prove.md, "Choosing
-# the classes"): 3x3 and 3x4 keep 4 buckets with open corners (1/4/4); 4x4 takes the cheapest of the schemes
-# that `prove --estimate --buckets A,B,...` compared there. Other shapes: 4 buckets, corners open from 3x3 up.
-DEFAULT_SCHEMES: dict[tuple[int, int], str] = {(3, 3): "1/4/4", (3, 4): "1/4/4", (4, 4): "2/3/3"}
+# the classes"): open corners with 3 buckets on the other cells of 3x3 (1/3/3), 3 on edges and 4 on inner cells
+# of 3x4 (1/3/4), and on 4x4 the cheapest of the schemes `prove --estimate --buckets A,B,...` compared there.
+# Other shapes: 4 buckets, corners open from 3x3 up. A resumed checkpoint keeps its own classes (`classes_of`).
+DEFAULT_SCHEMES: dict[tuple[int, int], str] = {(3, 3): "1/3/3", (3, 4): "1/3/4", (4, 4): "2/3/3"}
 
 
 def default_scheme(shape: tuple[int, int]) -> Scheme | None:
@@ -190,8 +191,7 @@ def prove(
     if checkpoint is not None:
         if resume and checkpoint.exists():
             seen = CheckpointLines()
-            found, done, torn = read_checkpoint(checkpoint, spec.space.tasks, seen)
-            check_identity(checkpoint, found, identity)
+            _, done, torn = read_checkpoint(checkpoint, spec.space.tasks, seen, wanted=identity)
             # A checkpoint is a claim: its boards are scored again, lines failing their check are searched again.
             resume_notes = verify_resumed(spec, done)
             if seen.failed_checks:

@@ -12,8 +12,9 @@ import time
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
+from ..errors import BoggleI18nError
 from ..optimize.problem import Problem
-from .classes import ClassSpace, Partition
+from .classes import CELL_KINDS, ClassSpace, Partition, Scheme, cell_kinds
 from .engine import ClassProver
 
 
@@ -55,6 +56,29 @@ class ProofSpec:
             data["buckets"] = {str(q.k): q.to_list() for q in every}
             data["cell_buckets"] = list(self.space.radix)
         return data
+
+
+def classes_of(identity: dict[str, Any]) -> tuple[int | Scheme, int | None]:
+    """The class scheme a checkpoint's proof used, as `proof_spec` takes it: `(K, open cells)` for a uniform
+    scheme, `(Scheme, None)` for one with buckets by kind of cell. A resumed proof continues on the classes it
+    began with even after the size's default scheme has changed; the identity check still compares the whole
+    proof (faces in each bucket, block, ...)."""
+    rows, cols = identity.get("rows"), identity.get("cols")
+    radix = identity.get("cell_buckets")
+    if radix is None:
+        buckets, opened = identity.get("buckets"), identity.get("open_cells")
+        if not isinstance(buckets, list) or not isinstance(opened, list):
+            raise BoggleI18nError("the checkpoint does not say how its classes were cut")
+        return len(buckets), len(opened)
+    if not (isinstance(rows, int) and isinstance(cols, int) and isinstance(radix, list)) or len(radix) != rows * cols:
+        raise BoggleI18nError("the checkpoint does not say how its classes were cut")
+    by_kind: dict[str, set[int]] = {}
+    for kind, r in zip(cell_kinds(rows, cols), radix, strict=True):
+        by_kind.setdefault(kind, set()).add(r)
+    if any(len(v) != 1 for v in by_kind.values()):
+        raise BoggleI18nError("the checkpoint's classes are not cut by kind of cell")
+    counts = {kind: next(iter(v)) for kind, v in by_kind.items()}
+    return Scheme(*(counts.get(kind, 1) for kind in CELL_KINDS)), None
 
 
 @dataclass
