@@ -100,6 +100,15 @@ def test_long_flags_two_suffix_levels_and_cross_product(tmp_path: Path) -> None:
     assert forms(dic, Depth(0, 0)) == {"read", "fly", "play"}
 
 
+def test_suffix_letters_leaves_out_longer_suffix_rules(tmp_path: Path) -> None:
+    """`suffix_letters = N`: no suffix rule adding more than N characters (its strip aside), at either level."""
+    dic = write_pair(tmp_path, LONG, ["read/BbUn", "fly/Aa", "play/AaUn"])
+    short = forms(dic, Depth(2, 1, suffix_letters=3))  # `able` (4) is out, `s`/`ies` (1, 3) stay
+    assert short == {"read", "unread", "fly", "flies", "play", "plays", "unplay", "unplays"}
+    assert forms(dic, Depth(2, 1, suffix_letters=2)) == short - {"flies"}  # `ies` adds 3
+    assert forms(dic, Depth(2, 1, suffix_letters=4)) == forms(dic)  # every rule fits: the full expansion
+
+
 def test_needaffix_circumfix_onlyincompound_forbidden(tmp_path: Path) -> None:
     dic = write_pair(tmp_path, LONG, ["walk/NxAaNn", "lach/GgTt", "part/OcAa", "bad/Aa", "bads/Fb"])
     got = forms(dic)
@@ -190,7 +199,7 @@ def test_hand_made_forms_are_what_hunspell_accepts(tmp_path: Path) -> None:
 
 # --- real dictionaries: every form of a sample of stems is a word for hunspell --------------
 
-REAL = ["es", "is", "sl", "be", "sk", "sr"]
+REAL = ["es", "is", "sl", "be", "sk", "sr", "ko"]
 
 
 def _sample_pair(name: str, folder: Path, n: int = 400, seed: int = 1) -> tuple[Path, Depth]:
@@ -209,7 +218,9 @@ def _sample_pair(name: str, folder: Path, n: int = 400, seed: int = 1) -> tuple[
     shutil.copy(dic.with_suffix(".aff"), folder / "s.aff")
     out = folder / "s.dic"
     out.write_bytes(str(len(chosen)).encode() + b"\n" + b"\n".join(chosen) + b"\n")
-    return out, Depth(src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags))
+    return out, Depth(
+        src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), src.prefix_letters, src.suffix_letters
+    )
 
 
 @pytest.mark.parametrize("name", REAL)
@@ -253,6 +264,10 @@ stage = "strip"
         ('expand = "unmunch"\nprefix_levels = 1', "prefix_levels is a setting of expand = 'hunspell'"),
         ('expand = "hunspell"\nskip_flags = [""]', "'skip_flags' must be a list of affix flags"),
         ('expand = "hunspell"\nsuffix_levels = "2"', "'suffix_levels' must be an integer"),
+        ('expand = "hunspell"\nsuffix_letters = 0', "'suffix_letters' must be 1 to 20, not 0"),
+        ('expand = "hunspell"\nsuffix_letters = 21', "'suffix_letters' must be 1 to 20, not 21"),
+        ('expand = "hunspell"\nsuffix_letters = true', "'suffix_letters' must be an integer"),
+        ('expand = "aspell"\ndictionary = "ga"\nsuffix_letters = 3', "suffix_letters is a setting of expand"),
         ('expand = "hunspell"\nskip_affixes = ["et,ot"]', "'skip_affixes' must be a list of affix texts"),
         ('expand = "unmunch"\nskip_affixes = ["et"]', "skip_affixes is a setting of expand = 'hunspell'"),
     ],
@@ -301,3 +316,21 @@ def test_skipped_affix_texts_are_never_added_whatever_their_flag(tmp_path: Path)
     assert set(lexicon) == {"can", "cans", "casa", "casas"}
     expanded = lexicon.manifest["source"]["expanded"]
     assert expanded["depth"]["skip_affixes"] == ["et", "eta"] and "--exclude-affixes=et,eta" in expanded["command"]
+
+
+def test_recipe_suffix_letters_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:
+    """`suffix_letters` in a recipe: the expander applies it, the manifest and its command record it."""
+    from boggle_i18n import build_lexicon
+
+    dic = write_pair(tmp_path / "dict", LONG, ["read/BbUn", "fly/Aa", "play/AaUn"])
+    recipe = tmp_path / "t.toml"
+    extra = 'expand = "hunspell"\nsuffix_levels = 1\nprefix_levels = 0\nsuffix_letters = 3\nsystem_package = "none"'
+    recipe.write_text(
+        BASE.format(extra=extra).replace("/nowhere/t.dic", str(dic)).replace('language = "es"', 'language = "en"'),
+        encoding="utf-8",
+    )
+    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    assert set(lexicon) == {"read", "fly", "flies", "play", "plays"}  # `able` adds 4 letters: out
+    expanded = lexicon.manifest["source"]["expanded"]
+    assert expanded["depth"] == {"suffixes": 1, "prefixes": 0, "skip_flags": [], "suffix_letters": 3}
+    assert "--suffix-letters=3" in expanded["command"]

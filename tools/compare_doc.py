@@ -6,6 +6,11 @@ is the output of the `boggle-i18n compare ...` command printed above it.
 
     python tools/compare_doc.py                                   # print the Markdown
     python tools/compare_doc.py --write docs/languages.md         # replace the marked section, write the plot
+    python tools/compare_doc.py --only ko --boards 2000 --write docs/languages.md   # ko's rows only
+
+`--only CODE ...` compares those languages alone and replaces their rows in the section already
+written (each language has its own seed, so its row is the one the full run prints); the other
+rows, the text and the plot stay as they were (the plot is redrawn only by a full run).
 
 Build the lexicons first (`boggle-i18n build-lexicon NAME` for each language, or
 `boggle-i18n compare LANG...`, which builds what is missing).
@@ -72,6 +77,42 @@ def markdown(results: list[LanguageResult]) -> str:
     return "\n".join(lines)
 
 
+def only_rows(codes: list[str], path: Path, boards: int, seed: int, store: str | None) -> None:
+    """Replace the rows of `codes` in each table of the written section by a comparison of them alone."""
+    text = path.read_text(encoding="utf-8")
+    old = text.split(START, 1)[1].split(END, 1)[0].strip("\n")
+    parts = old.split("\n### ")
+    for i, part in enumerate(parts[1:], 1):
+        title, command = part.split("\n", 1)[0], part.split("`")[1]
+        if f"--boards {boards} " not in command + " " or f"--seed {seed} " not in command + " ":
+            raise SystemExit(f"Error: {title}: written with other --boards/--seed ({command})")
+        here = [c for c in codes if f" {c} " in command.split("--")[0] + " "]
+        if not here:
+            continue
+        size = next(w for w in command.split("--size ")[1].split()[:1])
+        rows, cols = (int(n) for n in size.split("x"))
+        roll = "dice" if "--roll dice" in command else "letters"
+        tier = command.split("--tier ")[1].split()[0] if "--tier " in command else "full"
+        results = compare(here, size=(rows, cols), n_boards=boards, seed=seed, roll=roll, tier=tier,
+                          loader=lambda name: load_lexicon(name, store, build=False))  # fmt: skip
+        fresh = {r.split("|")[1].split("(")[0].strip(): r for r in markdown(results).splitlines()[2:]}
+        lines = part.split("\n")
+        for j, line in enumerate(lines):
+            lang = line.split("|")[1].split("(")[0].strip() if line.startswith("| ") else None
+            if lang in fresh:
+                lines[j] = fresh[lang]
+        parts[i] = "\n".join(lines)
+        print(f"{title}: {', '.join(here)}", file=sys.stderr)
+    note = (
+        f"Rows of {', '.join(codes)} compared again alone on {time.strftime('%Y-%m-%d')} "
+        "(`python tools/compare_doc.py --only ...`: same seeds, so the same rows a full run prints); "
+        "the plot is the last full run's."
+    )
+    head, rest = parts[0].split("\n\n", 1)
+    parts[0] = f"{head}\n\n{note}\n\n{rest}"
+    replace_section(path, START, END, "\n### ".join(parts))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--write", type=Path, help="Markdown file whose compare section to replace")
@@ -79,7 +120,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=2026)
     parser.add_argument("--store", default=None, help="lexicon store [default: $BOGGLE_I18N_HOME]")
     parser.add_argument("--plot", type=Path, default=REPO / "docs" / "compare-4x4.png", help="the 4x4 plot")
+    parser.add_argument("--only", nargs="+", metavar="CODE", help="these languages' rows only (needs --write)")
     args = parser.parse_args()
+    if args.only:
+        if not args.write:
+            parser.error("--only replaces rows of a written section: give --write FILE")
+        only_rows(args.only, args.write, args.boards, args.seed, args.store)
+        return
     codes = built_languages(args.store)
     if not codes:
         raise SystemExit("no language has a built lexicon in the store: build some first")

@@ -8,6 +8,7 @@ Languages no source covers are listed as such.
     python tools/coverage_doc.py                          # print the Markdown
     python tools/coverage_doc.py --write docs/languages.md   # replace the marked section
     python tools/coverage_doc.py --json coverage.json        # every figure and every miss
+    python tools/coverage_doc.py --only ko --write docs/languages.md   # those rows only, the rest kept
 
 Lexicons not built yet are built first in the store ($BOGGLE_I18N_HOME); ENABLE (`en`)
 comes from ../shared/data/lexicons when it is there.
@@ -34,7 +35,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", type=Path, help="replace the coverage section of this Markdown file")
     parser.add_argument("--json", type=Path, help="also write every figure and miss as JSON")
+    parser.add_argument("--only", nargs="+", metavar="CODE", help="measure these languages, keep the other rows")
     args = parser.parse_args()
+    if args.only and not args.write:
+        parser.error("--only replaces rows of a written section: give --write FILE")
     sys.path.insert(0, str(REPO))
     from boggle_i18n.frequency import TOP_N, coverage
     from boggle_i18n.language.records import languages
@@ -43,6 +47,8 @@ def main() -> None:
 
     rows, data, uncovered = [], [], []
     for code, language in sorted(languages().items()):
+        if args.only and code not in args.only:
+            continue
         if language.wordfreq is None or language.lexicon is None:
             uncovered.append(code)
             continue
@@ -68,6 +74,16 @@ def main() -> None:
             f"No frequency source covers: {', '.join(uncovered)}.",
         ]
     )
+    if args.only:
+        text = args.write.read_text(encoding="utf-8")
+        old = text.split(START, 1)[1].split(END, 1)[0].strip("\n").splitlines()
+        fresh = {row.split("|")[1].strip(): row for row in rows}
+        missing = sorted(set(fresh) - {line.split("|")[1].strip() for line in old if line.startswith("| ")})
+        if missing or len(fresh) != len(args.only):
+            parser.error(f"no row to replace, or no frequency source, for: {', '.join(sorted(args.only))}")
+        new = [fresh.get(line.split("|")[1].strip(), line) if line.startswith("| ") else line for line in old]
+        replace_section(args.write, START, END, "\n".join(new))
+        return
     if args.json:
         args.json.write_text(json.dumps({"languages": data, "not_covered": uncovered}, ensure_ascii=False, indent=2))
     if args.write:

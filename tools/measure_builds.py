@@ -7,7 +7,15 @@ their list from ../shared/data/lexicons when it is there.
 
     python tools/measure_builds.py                    # print the Markdown table
     python tools/measure_builds.py --write docs/languages.md   # replace the marked section
-    python tools/measure_builds.py oc br --update docs/languages.md   # measure these, replace or add their rows
+    python tools/measure_builds.py --only ko ko-common --write docs/languages.md   # those rows only
+    python tools/measure_builds.py oc br --update docs/languages.md   # add new recipes' rows (or replace)
+
+`--only` builds the named recipes alone and replaces their rows (and their stage rows) in the
+section already written, leaving the other rows as measured before; the section's first
+paragraph then names them with their date and load.
+
+`--update` does the same for recipes that may have no row yet (a new language): their rows are added in
+sorted place (tools/doc_section.py `merge_rows`), a line naming the command put after the first paragraph.
 
 Figures depend on the machine (and on what else runs on it): the table names both.
 """
@@ -106,18 +114,53 @@ def effects(rows: list[dict]) -> str:
     return "\n".join(lines)
 
 
+def merge(old: str, new: str, names: list[str], note: str) -> str:
+    """Section `old` with the table rows of recipes `names` replaced, where they stood, by those of `new`
+    (a row's first cell names its recipe; in each table one recipe's rows are consecutive), `note` added
+    after its first paragraph. A recipe with no row in `old` is an error: measure them all instead."""
+
+    def recipe_of(line: str) -> str | None:
+        return line.split("|")[1].strip().strip("`") if line.startswith("| `") else None
+
+    tables = [part for part in new.split("\n\n") if part.startswith("| ")]
+    out: list[str] = []
+    table = -1
+    for line in old.splitlines():
+        if line.startswith("| ---"):
+            table += 1
+        name = recipe_of(line)
+        if name in names:
+            if recipe_of(out[-1]) != name:  # the recipe's first row here: its new rows in this table
+                out.extend(row for row in tables[table].splitlines() if recipe_of(row) == name)
+            continue
+        out.append(line)
+    missing = [n for n in names if not any(recipe_of(line) == n for line in old.splitlines())]
+    if missing:
+        raise SystemExit(f"Error: no rows of {', '.join(missing)} to replace: measure every recipe instead")
+    first = out.index("")
+    return "\n".join([*out[:first], "", note.rstrip("\n"), *out[first:]])
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("names", nargs="*", help="recipes to measure (default: every shipped recipe)")
     parser.add_argument("--write", type=Path, help="Markdown file whose marked section to replace")
+    parser.add_argument("--only", nargs="+", metavar="RECIPE", help="measure these recipes, keep the other rows")
     parser.add_argument(
         "--update", type=Path, help="Markdown file whose marked section gets these recipes' rows (others stay)"
     )
     args = parser.parse_args()
+    if args.update and not args.names:
+        parser.error("--update adds the rows of the named recipes: name them")
+    if args.only and not args.write:
+        parser.error("--only replaces rows of a written section: give --write FILE")
+    unknown = sorted(set(args.only or ()) - set(recipes()))
+    if unknown:
+        parser.error(f"unknown recipe(s): {', '.join(unknown)}")
     rows = []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.names or recipes():
+        for name in args.only or args.names or recipes():
             result = measure(name, Path(tmp) / "store")
             if result is None:
                 print(f"{name}: skipped (no source)", file=sys.stderr)
@@ -126,6 +169,18 @@ def main() -> None:
             print(f"{name}: {took}", file=sys.stderr)
             rows.append(result)
     cpu = platform.processor() or platform.machine()
+    if args.only:
+        if len(rows) != len(args.only):  # a failed build must not lose its old row
+            raise SystemExit("Error: not every recipe built (above): the section is left as it was")
+        text = args.write.read_text(encoding="utf-8")
+        old = text.split(START, 1)[1].split(END, 1)[0].strip("\n")
+        new = table(rows) + "\n\n" + effects(rows)
+        note = (
+            f"Rows of {', '.join(f'`{n}`' for n in args.only)} measured again alone on {time.strftime('%Y-%m-%d')} "
+            f"(`--only`, load average {load_before:.1f} before and {os.getloadavg()[0]:.1f} after).\n"
+        )
+        replace_section(args.write, START, END, merge(old, new, args.only, note))
+        return
     body = (
         f"Measured by `python tools/measure_builds.py --write docs/languages.md` on {time.strftime('%Y-%m-%d')}, "
         f"Python {platform.python_version()}, {os.cpu_count()} CPUs ({cpu}), one build at a time, each in its own "

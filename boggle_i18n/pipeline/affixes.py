@@ -23,8 +23,11 @@ of forbidden words):
 
 How deep it goes is the recipe's choice (`Depth`): Hunspell accepts up to two suffixes and
 one prefix (or two prefixes and one suffix with COMPLEXPREFIXES); a recipe may stop at one
-suffix, no prefix, or the stems alone, and may leave out named affix classes or the rules adding a
-named text (`exclude_affixes`), when the full expansion makes forms no player would type. Compounds are never made.
+suffix, no prefix, or the stems alone, may leave out named affix classes, and may leave out
+every prefix (suffix) rule that adds more than N characters of the dictionary's own text
+(`prefix_letters`, `suffix_letters`: Hebrew's one-letter particles, Korean's short verb
+endings) or exactly a named text (`exclude_affixes`: Aragonese's stacking diminutives), when the
+full expansion makes forms no player would type. Compounds are never made.
 
     python -m boggle_i18n.pipeline.affixes DIC [AFF] [--suffixes N] [--prefixes N]   # forms on stdout
     python -m boggle_i18n.pipeline.affixes an_ES.dic --exclude-affixes et,eta,ot,ota  # rules adding these: never
@@ -44,6 +47,7 @@ from pathlib import Path
 from ..errors import SourceError
 
 _ENCODINGS = {"microsoft-cp1251": "cp1251", "microsoft-cp1250": "cp1250", "microsoft-cp1252": "cp1252"}
+_NO_FLAGS: frozenset[str] = frozenset()  # one object: `frozenset()` is a new one each call (98k rules)
 _SPECIAL = ("NEEDAFFIX", "PSEUDOROOT", "CIRCUMFIX", "ONLYINCOMPOUND", "FORBIDDENWORD")
 
 
@@ -55,12 +59,13 @@ class Depth:
     prefixes: int = 1  # 0, 1 (or 2 with COMPLEXPREFIXES)
     exclude: frozenset[str] = frozenset()  # affix flags never applied
     prefix_letters: int | None = None  # a prefix rule adding more letters is never applied (Hebrew: 1, no stacks)
+    suffix_letters: int | None = None  # a suffix rule adding more letters is never applied (Korean: 5, no long endings)
     # affix rules adding exactly this text are never applied, whatever their flag (Aragonese diminutives -et -ot:
     # hunspell-an stacks them on any noun, alzamientoetet)
     exclude_affixes: frozenset[str] = frozenset()
 
 
-@dataclass
+@dataclass(slots=True)
 class Rule:
     """One affix rule: strip, add, its condition (a compiled regex) and continuation flags."""
 
@@ -112,7 +117,7 @@ class AffixFile:
     def flags(self, text: str) -> frozenset[str]:
         """The flags of a .dic entry or a continuation class (an alias number is resolved)."""
         if not text:
-            return frozenset()
+            return _NO_FLAGS
         known = self._flag_cache.get(text)
         if known is None:
             known = self._flag_cache[text] = self._parse_flags(text)
@@ -202,6 +207,9 @@ def parse_aff(aff: Path) -> AffixFile:
     lines = [line.split() for line in _lines(aff, out.encoding)]
     special: dict[str, set[str]] = {}
     raw_rules: list[tuple[str, list[str]]] = []
+    # one set per distinct (strip, condition): hunspell-ko's 98,577 rules share 55 conditions, and a set
+    # per rule held 95 MiB
+    edges: dict[tuple[str, str, bool], frozenset[str] | None] = {}
     headers: dict[tuple[str, str], tuple[bool, int]] = {}
     af_count_read = False  # the first AF line gives the number of aliases, the next ones the aliases
     for parts in lines:
@@ -233,7 +241,7 @@ def parse_aff(aff: Path) -> AffixFile:
     out.onlyincompound = one.get("ONLYINCOMPOUND", frozenset())
     out.forbidden = one.get("FORBIDDENWORD", frozenset())
     for key, parts in raw_rules:
-        flag = parts[1]
+        flag = sys.intern(parts[1])
         if (key, flag) not in headers:
             out.skipped.append(" ".join(parts))  # a rule with no class header: Hunspell ignores it too
             continue
@@ -249,7 +257,10 @@ def parse_aff(aff: Path) -> AffixFile:
         # a rule without a condition field matches any stem, as in Hunspell (hunspell-id writes `SFX a0 0 anlah`)
         condition = parts[4] if len(parts) > 4 and not parts[4].startswith("#") else "."
         suffix = key == "SFX"
-        edge = _edge(strip, condition, suffix)
+        edge_key = (strip[-1:] if suffix else strip[:1], condition if not strip else "", suffix)
+        if edge_key not in edges:
+            edges[edge_key] = _edge(strip, condition, suffix)
+        edge = edges[edge_key]
         rule = Rule(flag, strip, add, compile_condition(condition, suffix), out.flags(cont), cross, edge)
         (out.suffixes if key == "SFX" else out.prefixes).setdefault(flag, []).append(rule)
     return out
@@ -281,8 +292,15 @@ class Expander:
         self.aff, self.depth = aff, depth
         skip = aff.onlyincompound | depth.exclude
         left_out = depth.exclude_affixes
+        longest = depth.suffix_letters
         self.sfx = {
-            f: [r for r in rules if not r.cont & aff.onlyincompound and r.add not in left_out]
+            f: [
+                r
+                for r in rules
+                if not r.cont & aff.onlyincompound
+                and (longest is None or len(r.add) <= longest)
+                and r.add not in left_out
+            ]
             for f, rules in aff.suffixes.items()
         }
         most = depth.prefix_letters
@@ -474,15 +492,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--prefixes", type=int, default=1, choices=(0, 1, 2))
     parser.add_argument("--exclude", default="", help="affix flags to leave out, comma-separated")
     parser.add_argument("--prefix-letters", type=int, default=None, help="apply no prefix adding more letters")
+    parser.add_argument("--suffix-letters", type=int, default=None, help="apply no suffix adding more letters")
     parser.add_argument("--exclude-affixes", default="", help="affix texts never added, comma-separated (et,ot)")
     args = parser.parse_args(argv)
-    depth = Depth(
-        args.suffixes,
-        args.prefixes,
-        frozenset(f for f in args.exclude.split(",") if f),
-        args.prefix_letters,
-        frozenset(a for a in args.exclude_affixes.split(",") if a),
-    )
+    exclude = frozenset(f for f in args.exclude.split(",") if f)
+    affixes = frozenset(a for a in args.exclude_affixes.split(",") if a)
+    depth = Depth(args.suffixes, args.prefixes, exclude, args.prefix_letters, args.suffix_letters, affixes)
     out = sys.stdout.buffer
     try:
         for form in expand(args.dic, args.aff, depth):

@@ -50,6 +50,7 @@ class SourceSpec:
     prefix_levels: int = 1
     skip_flags: tuple[str, ...] = ()
     prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
+    suffix_letters: int | None = None  # expand = "hunspell": no suffix rule adding more letters (Korean: 5)
     skip_affixes: tuple[str, ...] = ()  # expand = "hunspell": rules adding exactly one of these never apply
     # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
     # also read with one of them before it, never two (no stacks). Any source, expanded or not.
@@ -119,11 +120,13 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "prefix_levels": int,
     "skip_flags": list,
     "prefix_letters": int,
+    "suffix_letters": int,
     "skip_affixes": list,
     "particles": list,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
 MAX_PARTICLES = 8  # each one adds a copy of the list
+MAX_SUFFIX_LETTERS = 20  # a longer cap is no cap: say nothing (every rule) instead
 _NAME = re.compile(r"^[a-z0-9][a-z0-9._-]{0,63}$")
 _SHA = re.compile(r"^[0-9a-f]{64}$")
 
@@ -175,7 +178,9 @@ def _validate(raw: dict[str, Any], where: str) -> None:
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
     depth_keys = [
-        k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "skip_affixes") if k in src
+        k
+        for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "suffix_letters", "skip_affixes")
+        if k in src
     ]
     if depth_keys and src.get("expand") != "hunspell":
         raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
@@ -184,6 +189,10 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             raise RecipeError(f"{where}: [source] field {key!r} must be 0 to {top}, not {src[key]!r}")
     if "prefix_letters" in src and not 1 <= src["prefix_letters"] <= 9:
         raise RecipeError(f"{where}: [source] field 'prefix_letters' must be 1 to 9, not {src['prefix_letters']!r}")
+    if "suffix_letters" in src and not 1 <= src["suffix_letters"] <= MAX_SUFFIX_LETTERS:
+        raise RecipeError(
+            f"{where}: [source] field 'suffix_letters' must be 1 to {MAX_SUFFIX_LETTERS}, not {src['suffix_letters']!r}"
+        )
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
     if not all(isinstance(a, str) and a and "," not in a for a in src.get("skip_affixes", [])):
@@ -239,6 +248,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         prefix_levels=src.get("prefix_levels", 1),
         skip_flags=tuple(src.get("skip_flags", ())),
         prefix_letters=src.get("prefix_letters"),
+        suffix_letters=src.get("suffix_letters"),
         skip_affixes=tuple(src.get("skip_affixes", ())),
         particles=tuple(src.get("particles", ())),
     )

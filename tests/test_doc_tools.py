@@ -1,0 +1,52 @@
+"""The docs tools' `--only` mode (tools/measure_builds.py): a few recipes' rows replaced where they stood."""
+
+from __future__ import annotations
+
+import sys
+
+import pytest
+from conftest import REPO
+
+sys.path.insert(0, str(REPO / "tools"))
+
+from measure_builds import merge
+
+OLD = """Measured on day 1.
+
+| recipe | words |
+| --- | ---: |
+| `a` | 1 |
+| `ko` | 2 |
+| `ko-common` | 3 |
+| `z` | 4 |
+
+What each stage did:
+
+| recipe | # | stage |
+| --- | ---: | --- |
+| `a` | 1 | strip |
+| `ko` | 3 | regex-replace |
+| `ko` | 4 | normalize |
+| `z` | 2 | case |"""
+
+NEW = """| recipe | words |
+| --- | ---: |
+| `ko` | 20 |
+| `ko-common` | 30 |
+
+| recipe | # | stage |
+| --- | ---: | --- |
+| `ko` | 3 | normalize |"""
+
+
+def test_merge_replaces_the_named_rows_in_place_in_each_table() -> None:
+    got = merge(OLD, NEW, ["ko", "ko-common"], "Rows of `ko` measured again.")
+    assert got.splitlines()[:3] == ["Measured on day 1.", "", "Rows of `ko` measured again."]
+    assert "| `a` | 1 |\n| `ko` | 20 |\n| `ko-common` | 30 |\n| `z` | 4 |" in got
+    assert "| `a` | 1 | strip |\n| `ko` | 3 | normalize |\n| `z` | 2 | case |" in got  # two old rows, one new
+    assert "regex-replace" not in got and "| `ko` | 2 |" not in got
+
+
+def test_merge_refuses_a_recipe_with_no_row() -> None:
+    with pytest.raises(SystemExit, match="no rows of new"):
+        merge(OLD, NEW, ["new"], "note")
