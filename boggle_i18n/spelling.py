@@ -12,6 +12,10 @@ the letter counts and the board faces all split words the same way:
 as one (Welsh `dan|gos`: n and g, not the letter ng; `par|hau`: r and h). A face is
 split by the same rule (`[ll]` is one letter, `[qu]` two). Lexicons keep plain text:
 the split is applied where letters are counted or walked, never stored.
+
+A unit may hold an apostrophe between its letters: Breton `c'h` is one letter (`c'hoari`
+is c'h-o-a-r-i, 5 letters), written with one, and `ch` another. Anywhere else an
+apostrophe is no letter (elisions such as `d'ar` are dropped by the alphabet stage).
 """
 
 from __future__ import annotations
@@ -25,6 +29,17 @@ from typing import Any
 from .errors import BoggleI18nError, LexiconError
 
 BREAK = "\x00"  # marks a forced break while splitting; never part of a word
+APOSTROPHE = "'"  # may stand between the letters of a unit (Breton c'h), never at its ends
+
+
+def is_unit(text: str) -> bool:
+    """Two or more letters, an apostrophe allowed between them (`ll`, `dzs`, Breton `c'h`)."""
+    return (
+        len(text) >= 2
+        and text[0].isalpha()
+        and text[-1].isalpha()
+        and all(ch.isalpha() or ch == APOSTROPHE for ch in text)
+    )
 
 
 @dataclass(frozen=True)
@@ -38,8 +53,10 @@ class Spelling:
 
     def __post_init__(self) -> None:
         for unit in self.units:
-            if len(unit) < 2 or not unit.isalpha():
-                raise BoggleI18nError(f"unit {unit!r}: a unit is two or more letters (a single letter needs none)")
+            if not is_unit(unit):
+                raise BoggleI18nError(
+                    f"unit {unit!r}: a unit is two or more letters, an apostrophe allowed between them (c'h)"
+                )
         breaks = []
         for entry in self.apart:
             if entry.count("|") < 1 or not entry.replace("|", "").isalpha():

@@ -268,6 +268,8 @@ stage = "strip"
         ('expand = "hunspell"\nsuffix_letters = 21', "'suffix_letters' must be 1 to 20, not 21"),
         ('expand = "hunspell"\nsuffix_letters = true', "'suffix_letters' must be an integer"),
         ('expand = "aspell"\ndictionary = "ga"\nsuffix_letters = 3', "suffix_letters is a setting of expand"),
+        ('expand = "hunspell"\nskip_affixes = ["et,ot"]', "'skip_affixes' must be a list of affix texts"),
+        ('expand = "unmunch"\nskip_affixes = ["et"]', "skip_affixes is a setting of expand = 'hunspell'"),
     ],
 )
 def test_recipe_depth_fields_are_checked(tmp_path: Path, extra: str, message: str) -> None:
@@ -295,6 +297,25 @@ def test_recipe_depth_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> 
     expanded = lexicon.manifest["source"]["expanded"]
     assert expanded["tool"] == "hunspell" and expanded["depth"] == {"suffixes": 1, "prefixes": 0, "skip_flags": []}
     assert str(dic) in expanded["inputs"] and "--suffixes=1" in expanded["command"]
+
+
+def test_skipped_affix_texts_are_never_added_whatever_their_flag(tmp_path: Path) -> None:
+    """`skip_affixes`: a rule adding exactly that text is left out (Aragonese's stacking diminutive -et), every
+    other rule of its class still applies, and so do its continuations from the other rules; the recipe's list
+    reaches the expansion and the manifest."""
+    aff = "SET UTF-8\nSFX B Y 3\nSFX B 0 s [^s]\nSFX B 0 et/B [^a]\nSFX B a eta/B a\n"
+    dic = write_pair(tmp_path / "dict", aff, ["can/B", "casa/B"])
+    assert forms(dic) >= {"can", "cans", "canet", "canets", "canetet", "casa", "casas", "caseta", "casetas"}
+    assert forms(dic, Depth(exclude_affixes=frozenset({"et", "eta"}))) == {"can", "cans", "casa", "casas"}
+    from boggle_i18n import build_lexicon
+
+    recipe = tmp_path / "t.toml"
+    extra = 'expand = "hunspell"\nskip_affixes = ["et", "eta"]\nsystem_package = "none"'
+    recipe.write_text(BASE.format(extra=extra).replace("/nowhere/t.dic", str(dic)), encoding="utf-8")
+    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    assert set(lexicon) == {"can", "cans", "casa", "casas"}
+    expanded = lexicon.manifest["source"]["expanded"]
+    assert expanded["depth"]["skip_affixes"] == ["et", "eta"] and "--exclude-affixes=et,eta" in expanded["command"]
 
 
 def test_recipe_suffix_letters_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:

@@ -225,6 +225,9 @@ def test_file_notation_errors() -> None:
         ("ab,d", "bad face ','"),
         ("a-bc", "bad face '-'"),
         ("[q1]abc", r"bad face '\[q1\]'"),
+        ("a'bc", 'bad face "\'"'),  # an apostrophe alone is no face
+        ("[c']abc", "bad face"),  # nor one at a face's end
+        ("['h]abc", "bad face"),
         ("", "empty board"),
         ("   ", "empty board"),
         ("//", "empty board"),
@@ -381,3 +384,11 @@ def test_ten_by_ten_board() -> None:
     assert board.size == (10, 10)
     assert board.faces[10] == letters[10]
     assert board.position(99) == (9, 9)
+
+
+def test_a_face_may_hold_an_apostrophe_between_letters() -> None:
+    """Breton c'h is one letter written with an apostrophe: `[c'h]`, typed straight or curly, in capitals, or a
+    file's `C'H`, is one face."""
+    assert parse_board("[c'h]oa/rib").faces == ("c'h", "o", "a", "r", "i", "b")
+    assert parse_board("[C\u2019H]oa/rib") == parse_board("[c'h]oa/rib")
+    assert parse_board_file("C'H O A\nR I B\n") == parse_board("[c'h]oa/rib")

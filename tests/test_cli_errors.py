@@ -279,3 +279,17 @@ def test_a_result_that_cannot_be_written_is_still_printed(world: Path, monkeypat
         assert run.stderr.splitlines()[-1] == f"Error: cannot write {out}: No space left on device"
         assert '"score"' in run.stdout or '"best"' in run.stdout
     assert not out.exists()
+
+
+def test_running_out_of_memory_is_one_error_line(world: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A MemoryError anywhere in a command is one `Error:` line and exit 1, not a traceback."""
+    import boggle_i18n.cli.solve_cmd as solve_cmd
+
+    def no_memory(*args: object, **kwargs: object) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(solve_cmd, "solve", no_memory)
+    result = runner.invoke(app, ["solve", BOARD, "--lexicon", "en-enable2k", "--store", str(world / "store")])
+    assert result.exit_code == 1
+    assert result.stderr.splitlines() == ["Error: out of memory: this command needs more memory than is free here"]
+    assert "Traceback" not in result.output

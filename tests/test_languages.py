@@ -26,6 +26,8 @@ EXPECTED = {
     "af", "be", "bs", "hr", "id", "is", "kk", "lv", "ro", "sk", "sl", "sq", "sr", "sw",
     # issue 26, the new scripts (Greek, Armenian, Hebrew, Arabic, Hangul) and Russian, Turkish, Welsh
     "el", "hy", "he", "ar", "fa", "ko", "ru", "tr", "cy",
+    # issue 26, more Latin-script languages from Hunspell dictionaries
+    "oc", "br", "an", "hsb",
     # issue 26, Basque (hunspell-eu, one case ending)
     "eu",
 }  # fmt: skip
@@ -96,7 +98,7 @@ def test_a_record_is_found_by_its_file_name(tmp_path: Path) -> None:
                     'boards = "distribution"\n', encoding="utf-8")  # fmt: skip
     with pytest.raises(LanguageError, match="code 'yy' is not its file's name"):
         _load(path)
-    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, ar, "):
+    with pytest.raises(LanguageError, match=r"unknown language 'zz' \(known: af, an, ar, "):
         get_language("zz")
     assert get_language(" NL ") is languages()["nl"]
 
@@ -158,7 +160,8 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
     text = runner.invoke(app, ["languages", "--store", str(built_store)])
     assert text.exit_code == 0, text.output
     assert "pl     Polski (Polish)  [stable]" in text.stdout
-    assert "sv     Svenska (Swedish)  [beta: wswedish is a 1998 ispell list" in text.stdout
+    assert "sv     Svenska (Swedish)  [stable]" in text.stdout  # hunspell-sv since issue 26
+    assert "gd     Gàidhlig (Scottish Gaelic)  [beta: wgaelic has 15,670 entries" in text.stdout
     assert "es     Español (Spanish)  [stable]" in text.stdout
     assert "nl (built, " in text.stdout and "distribution (" in text.stdout
     data = json.loads(runner.invoke(app, ["languages", "--json", "--store", str(built_store)]).stdout)
@@ -257,7 +260,7 @@ def test_missing_debian_list_names_package_and_source_option(name: str, tmp_path
 
 
 def test_solve_missing_list_is_one_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`solve --lang sv` with no Swedish list anywhere: exit 1, one Error line naming wswedish and --source."""
+    """`solve --lang sv` with no Swedish list anywhere: exit 1, one Error line naming hunspell-sv and --source."""
     import boggle_i18n.pipeline.recipe as recipe_module
 
     real = recipe_module._parse
@@ -270,7 +273,7 @@ def test_solve_missing_list_is_one_error_line(tmp_path: Path, monkeypatch: pytes
     result = CliRunner().invoke(app, ["solve", "abcd/efgh/ijkl/mnop", "--lang", "sv", "--store", str(tmp_path / "s")])
     assert result.exit_code == 1
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("Error:")]
-    assert len(lines) == 1 and "apt-get install wswedish" in lines[0] and "--source PATH" in lines[0]
+    assert len(lines) == 1 and "apt-get install hunspell-sv" in lines[0] and "--source PATH" in lines[0]
 
 
 def test_random_for_a_language_without_dice(built_store: Path) -> None:
@@ -323,7 +326,8 @@ ANCHORS = {
     ],
     "it": [("città", "citta"), ("jazz", None), ("quasi", "quasi"), ("l'amico", None)],
     "pt": [("coração", "coraçao"), ("Lisboa", None)],
-    "sv": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None)],
+    "sv": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None), ("bnp", None), ("bl.a", None)],
+    "sv-wswedish": [("öga", "öga"), ("abbé", "abbe"), ("Göteborg", None)],
     "da": [("blåbær", "blåbær"), ("café", "cafe"), ("dvd", None), ("ddt", None), ("prr", "prr")],
     "nb": [("blåbær", "blåbær"), ("Oslo", None), ("pgf", None), ("dvs", None), ("mhm", "mhm")],
     "ca": [("col·lecció", "colleccio"), ("dilluns", "dilluns"), ("adeu-siau", None)],

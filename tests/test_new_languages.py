@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import json
 import os
+import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -34,6 +37,13 @@ ANCHORS = {
     "kk": ("кітап кітаптың кітабы мектеп үлкен жақсы адам адамдар қала", "адиль агзам"),
     "sq": ("shtëpi ujë shkollë punoj madh mirë njeri njerëz qytet", "tirana"),
     "id": ("rumah air sekolah kerja besar baik orang makan makanan", "jakarta"),
+    # Occitan: accents fold (escòla -> escola), elided forms (l'ostal) and names (Tolosa) are not words.
+    "oc": ("ostal ostals aiga escòla escòlas trabalhi parlam granda bon òme òmes vila femna lenga", "tolosa l'ostal"),
+    # Aragonese: no clitic (-se) or elided (l') forms, no stacked diminutives, no -oas forms of a malformed rule.
+    "an": (
+        "casa casas augua escuela escuelas charrar charramos bueno buenas hombre hombres ciudat ciudatz libros canoas",
+        "zaragoza alzamientoetet buenoas filoet afogatz-se",
+    ),
     # Basque: one case ending on a noun (etxea, etxean, etxetik, etxearekin) in; names and the stacks of a
     # second ending (etxearenarentzat: "for the one of the house's") and of a diminutive out (etxetxoa)
     "eu": (
@@ -90,6 +100,74 @@ def test_anchor_words_present_and_junk_absent(name: str, tmp_path: Path) -> None
     assert set(junk) & found == set()
 
 
+def test_occitan_morphological_fields_never_become_forms() -> None:
+    """hunspell-oc's .dic lines carry fields after a tab (`abaciala/sDl	po:nom	po:adj	is:fem`): the affix
+    expander reads the stem and its flags only, so no form holds a tab, a field or its colon (unmunch's
+    output did: the guide counted 9k such entries)."""
+    from boggle_i18n.pipeline.affixes import expand
+
+    dic = Path("/usr/share/hunspell/oc_FR.dic")
+    if not dic.is_file():
+        if CI:
+            pytest.fail(f"{dic} not installed (apt-get install hunspell-oc)")
+        pytest.skip(f"{dic} not installed (apt-get install hunspell-oc)")
+    lines = dic.read_text(encoding="utf-8").split("\n")[1:]
+    chosen = [line for line in lines if line.startswith(("abac", "abad", "aiga"))]
+    assert any("\tpo:" in line for line in chosen)  # the fields are there to leak
+    with _tmp_pair(dic, chosen) as mini:
+        forms = set(expand(mini))
+    assert {"abaciala", "abacialas", "abadessa", "abadessas", "aiga"} <= forms
+    assert not [f for f in forms if "\t" in f or ":" in f]
+
+
+@contextmanager
+def _tmp_pair(dic: Path, lines: list[str]) -> Iterator[Path]:
+    """A .dic of `lines` beside a copy of `dic`'s .aff, in a temporary folder."""
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        (folder / "mini.aff").write_bytes(dic.with_suffix(".aff").read_bytes())
+        (folder / "mini.dic").write_text(f"{len(lines)}\n" + "\n".join(lines) + "\n", encoding="utf-8")
+        yield folder / "mini.dic"
+
+
+def test_upper_sorbian_ch_and_dz_are_one_face_each_both_ways(tmp_path: Path) -> None:
+    """ch and dź are letters of Upper Sorbian: the real recipe, on aspell-hsb's own expansion of a few of its
+    stems, keeps chěža and dźěći; chěža needs the [ch] face (4 letters), c and h faces (letters of their own) never
+    spell it; dźěći needs [dź], and ź, written only inside dź, is no face; names are not words."""
+    import shutil
+    import subprocess
+
+    from typer.testing import CliRunner
+
+    from boggle_i18n.cli import app
+
+    if not (Path("/usr/lib/aspell/hsb.rws").is_file() and shutil.which("aspell")):
+        if CI:
+            pytest.fail("aspell-hsb not installed (apt-get install aspell aspell-hsb)")
+        pytest.skip("aspell-hsb not installed (apt-get install aspell aspell-hsb)")
+    dump = subprocess.run(["aspell", "-d", "hsb", "dump", "master"], capture_output=True, check=True).stdout
+    chosen = b"\n".join(line for line in dump.split(b"\n") if line.startswith(tuple(s.encode() for s in STEMS)))
+    expanded = subprocess.run(["aspell", "--lang=hsb", "expand"], input=chosen, capture_output=True, check=True)
+    source = tmp_path / "hsb-slice.txt"
+    source.write_bytes(expanded.stdout.replace(b" ", b"\n"))
+    store = tmp_path / "store"
+    lexicon = build_lexicon("hsb", source=source, store=store, download=False)
+    answers = {a.word: a for a in lookup(["chěža", "dźěći", "dobry", "budyšin"], lexicon="hsb", store=store)}
+    assert [w for w, a in answers.items() if a.found] == ["chěža", "dźěći", "dobry"]
+    assert answers["chěža"].length == 4 and answers["dźěći"].length == 4 and len(lexicon) > 100
+
+    def solve(board: str) -> tuple[int, str, str]:
+        result = CliRunner().invoke(app, ["solve", board, "--lang", "hsb", "--store", str(store)])
+        return result.exit_code, result.stdout, result.stderr
+
+    assert "chěža" in solve("[ch]ě/až")[1].split()
+    assert "chěža" not in solve("chě/až.")[1].split()
+    assert "dźěći" in solve("[dź]ě/ić")[1].split()
+    code, _, err = solve("dźě/ić.")
+    assert code == 1 and "outside the hsb alphabet" in err
+
+
+STEMS = ("chěž", "dźěć", "dobr", "budyšin")
 def abbreviations(dic: Path, folder: Path) -> list[str]:
     """hunspell-eu's abbreviations: bare flagless entries of 3+ letters whose form with a final full stop is an
     entry too (`adb` beside `adb.`), unless a flagged entry of the stem gives the bare form (a word: `orok`).

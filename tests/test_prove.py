@@ -725,3 +725,19 @@ def test_resume_keeps_the_checkpoints_classes(mini_store: Path, tmp_path: Path, 
     assert json.loads(resumed.stdout)["classes"] == json.loads(straight.stdout)["classes"]
     other: Any = _invoke(*base, "--buckets", "2", "--checkpoint", str(ckpt), "--resume")
     assert other.exit_code == 1 and "belongs to another proof" in other.stderr
+
+
+def test_a_class_too_large_for_memory_is_one_error_line(mini_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """A class whose tree does not fit (a scheme of too few classes: ENABLE2K 4x4 `2/2/3` passed 13 GB) is one
+    `Error:` line naming the class and the remedy, not a traceback."""
+    from boggle_i18n.prove.engine import ClassProver
+
+    def no_memory(self: object, sets: object, threshold: int) -> None:
+        raise MemoryError
+
+    monkeypatch.setattr(ClassProver, "search_sets", no_memory)
+    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--store", str(mini_store)]
+    result: Any = _invoke(*base, "--estimate", "--sample", "2")
+    assert result.exit_code == 1
+    lines = result.stderr.splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: class ") and "--buckets" in lines[0], lines

@@ -33,6 +33,18 @@ def test_greedy_longest_match() -> None:
     assert Spelling().split("abc") == ["a", "b", "c"]
 
 
+def test_breton_c_h_and_ch_are_two_letters_of_their_own() -> None:
+    """A unit may hold an apostrophe between its letters: Breton c'h is one letter, ch another, both ways."""
+    breton = spelling(["c'h", "ch"])
+    assert breton.split("c'hoari") == ["c'h", "o", "a", "r", "i"] and breton.length("c'hoari") == 5
+    assert breton.split("chom") == ["ch", "o", "m"]
+    assert breton.split("marc'hegezh") == ["m", "a", "r", "c'h", "e", "g", "e", "z", "h"]
+    assert breton.split("d'ar") == ["d", "'", "a", "r"]  # any other apostrophe is no letter
+    for bad in ("'ch", "c'", "c-h", "c h"):
+        with pytest.raises(BoggleI18nError, match="apostrophe"):
+            spelling([bad])
+
+
 def test_apart_forces_two_letters() -> None:
     """Both ways: ng is one letter in cyngor, n + g in dangos (the record's dan|gos)."""
     assert WELSH.split("dangos") == ["d", "a", "n", "g", "o", "s"]

@@ -463,6 +463,30 @@ def test_alphabet_stage_uses_language_alphabet() -> None:
         run("alphabet", ["abc"])
 
 
+def test_alphabet_stage_keeps_units_whose_characters_stand_only_inside_them() -> None:
+    """Breton: c is no letter and the apostrophe no letter, but ch and c'h are (units): c'hoari and chom are
+    kept, a bare c (acoli) or an elided particle (d'ar) drops the word; the length stage counts c'h once."""
+    from boggle_i18n.spelling import spelling
+
+    br = StageContext("aeiouy", (), Path("."), alphabet="abdefghijklmnoprstuvwyz", spelling=spelling(["c'h", "ch"]))
+    words = ["c'hoari", "chom", "marc'h", "acoli", "d'ar", "c'", "'ch", "bara"]
+    assert run("alphabet", words, br) == ["c'hoari", "chom", "marc'h", "bara"]
+    assert run("length", ["c'hoari", "c'hat", "c'ha", "c'hc'h"], br, min=3, max=5) == ["c'hoari", "c'hat"]
+    assert run("length", ["c'hoari"], br, min=6) == []  # 5 letters: c'h-o-a-r-i
+
+
+def test_fold_accents_keeps_the_characters_of_units() -> None:
+    """Upper Sorbian writes ź only inside the letter dź: it is not in the alphabet, yet not folded to z (a folded
+    dźěći would lose its letter); an accent on a loanword still folds (abbé)."""
+    from boggle_i18n.spelling import spelling
+
+    hsb = StageContext(
+        "aeěioóuy", (), Path("."), alphabet="abcčćdeěfghijkłlmnńoóprřsštuwyzž", spelling=spelling(["ch", "dź"])
+    )
+    assert run("fold-accents", ["dźěći", "abbé"], hsb) == ["dźěći", "abbe"]
+    assert run("alphabet", ["dźěći", "źěći", "chěža"], hsb) == ["dźěći", "chěža"]
+
+
 def test_fold_accents_keeps_letters_of_the_alphabet() -> None:
     """Letters of the language's alphabet are played as themselves; the rest folds (Spanish ñ vs á)."""
     spanish = StageContext("aeiou", (), Path("."), alphabet="abcdefghijklmnñopqrstuvwxyz", fold={"ü": "u"})

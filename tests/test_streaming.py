@@ -38,8 +38,8 @@ def test_latin1_0x85_byte_stays_in_its_entry() -> None:
 
 
 def test_latin1_fixture_builds_with_declared_encoding(store: Path) -> None:
-    """The sv recipe declares ISO-8859-1: å ä ö are read as letters of their own, é folds, names go."""
-    lexicon = build_lexicon("sv", source=FIXTURES / "latin1-sv.txt", store=store)
+    """The sv-wswedish recipe declares ISO-8859-1: å ä ö are read as letters of their own, é folds, names go."""
+    lexicon = build_lexicon("sv-wswedish", source=FIXTURES / "latin1-sv.txt", store=store)
     assert set(lexicon) == {"åka", "ärlig", "öga", "kött", "hälsa", "abbe", "björk", "sjö"}
     raw = (FIXTURES / "latin1-sv.txt").read_bytes()
     assert lexicon.manifest["source"]["sha256"] == hashlib.sha256(raw).hexdigest()
@@ -49,7 +49,7 @@ def test_latin1_fixture_builds_with_declared_encoding(store: Path) -> None:
 def test_wrong_declared_encoding_names_byte_and_offset(store: Path) -> None:
     """Latin-1 read as UTF-8 fails on the first å (0xe5 at offset 0 of the file), in one line."""
     with pytest.raises(SourceError, match=r"not valid utf-8: byte 0xe5 at offset 0 \(") as err:
-        build_lexicon("sv", source=FIXTURES / "latin1-sv.txt", store=store, encoding="utf-8")
+        build_lexicon("sv-wswedish", source=FIXTURES / "latin1-sv.txt", store=store, encoding="utf-8")
     assert "\n" not in str(err.value)
     assert not list(store.glob("*")) if store.exists() else True  # nothing half-written
 

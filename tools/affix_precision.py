@@ -25,7 +25,15 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 
 
-def measure(dic: Path, suffixes: int, prefixes: int, exclude: frozenset[str], sample: int, seed: int) -> dict:
+def measure(
+    dic: Path,
+    suffixes: int,
+    prefixes: int,
+    exclude: frozenset[str],
+    sample: int,
+    seed: int,
+    exclude_affixes: frozenset[str] = frozenset(),
+) -> dict:
     """Expand, sample, check: the figures as a dict (rejected forms listed)."""
     sys.path.insert(0, str(REPO))
     from boggle_i18n.pipeline.affixes import Depth, expand
@@ -35,7 +43,7 @@ def measure(dic: Path, suffixes: int, prefixes: int, exclude: frozenset[str], sa
     reservoir: list[str] = []
     distinct: set[str] = set()
     total = 0
-    for form in expand(dic, None, Depth(suffixes, prefixes, exclude)):
+    for form in expand(dic, None, Depth(suffixes, prefixes, exclude, exclude_affixes=exclude_affixes)):
         total += 1
         if not all(c.isalpha() or unicodedata.category(c).startswith("M") for c in form) or form in distinct:
             continue
@@ -60,7 +68,12 @@ def measure(dic: Path, suffixes: int, prefixes: int, exclude: frozenset[str], sa
     rejected = [w for w in reservoir if w not in accepted]
     return {
         "dic": str(dic),
-        "depth": {"suffixes": suffixes, "prefixes": prefixes, "exclude": sorted(exclude)},
+        "depth": {
+            "suffixes": suffixes,
+            "prefixes": prefixes,
+            "exclude": sorted(exclude),
+            **({"skip_affixes": sorted(exclude_affixes)} if exclude_affixes else {}),
+        },
         "forms": total,
         "distinct": len(distinct),
         "seconds": round(seconds, 2),
@@ -77,13 +90,15 @@ def main() -> None:
     parser.add_argument("--suffixes", type=int, default=2)
     parser.add_argument("--prefixes", type=int, default=1)
     parser.add_argument("--exclude", default="")
+    parser.add_argument("--exclude-affixes", default="", help="affix texts never added (a recipe's skip_affixes)")
     parser.add_argument("--sample", type=int, default=1000)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     exclude = frozenset(f for f in args.exclude.split(",") if f)
     for dic in args.dic:
-        r = measure(dic, args.suffixes, args.prefixes, exclude, args.sample, args.seed)
+        affixes = frozenset(a for a in args.exclude_affixes.split(",") if a)
+        r = measure(dic, args.suffixes, args.prefixes, exclude, args.sample, args.seed, affixes)
         if args.json:
             print(json.dumps(r, ensure_ascii=False))
         else:

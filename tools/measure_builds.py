@@ -8,10 +8,14 @@ their list from ../shared/data/lexicons when it is there.
     python tools/measure_builds.py                    # print the Markdown table
     python tools/measure_builds.py --write docs/languages.md   # replace the marked section
     python tools/measure_builds.py --only ko ko-common --write docs/languages.md   # those rows only
+    python tools/measure_builds.py oc br --update docs/languages.md   # add new recipes' rows (or replace)
 
 `--only` builds the named recipes alone and replaces their rows (and their stage rows) in the
 section already written, leaving the other rows as measured before; the section's first
 paragraph then names them with their date and load.
+
+`--update` does the same for recipes that may have no row yet (a new language): their rows are added in
+sorted place (tools/doc_section.py `merge_rows`), a line naming the command put after the first paragraph.
 
 Figures depend on the machine (and on what else runs on it): the table names both.
 """
@@ -22,13 +26,14 @@ import argparse
 import json
 import os
 import platform
+import re
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from doc_section import replace_section
+from doc_section import merge_rows, read_section, replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 SHARED = REPO.parent / "shared" / "data" / "lexicons"
@@ -138,9 +143,15 @@ def merge(old: str, new: str, names: list[str], note: str) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("names", nargs="*", help="recipes to measure (default: every shipped recipe)")
     parser.add_argument("--write", type=Path, help="Markdown file whose marked section to replace")
     parser.add_argument("--only", nargs="+", metavar="RECIPE", help="measure these recipes, keep the other rows")
+    parser.add_argument(
+        "--update", type=Path, help="Markdown file whose marked section gets these recipes' rows (others stay)"
+    )
     args = parser.parse_args()
+    if args.update and not args.names:
+        parser.error("--update adds the rows of the named recipes: name them")
     if args.only and not args.write:
         parser.error("--only replaces rows of a written section: give --write FILE")
     unknown = sorted(set(args.only or ()) - set(recipes()))
@@ -149,7 +160,7 @@ def main() -> None:
     rows = []
     load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as tmp:
-        for name in args.only or recipes():
+        for name in args.only or args.names or recipes():
             result = measure(name, Path(tmp) / "store")
             if result is None:
                 print(f"{name}: skipped (no source)", file=sys.stderr)
@@ -181,10 +192,28 @@ def main() -> None:
         + "\n\nWhat each stage did (stages that dropped, changed or saved nothing are left out):\n\n"
         + effects(rows)
     )
-    if args.write:
+    if args.update:
+        # The other recipes' rows, and the paragraph saying when and how they were measured, stay as they were;
+        # these rows were measured by the command below (one line added to that paragraph, once per update).
+        old = read_section(args.update, START, END)
+        merged = merge_rows(old, table(rows) + "\n\n" + effects(rows), _row_recipe)
+        note = (
+            f"Rows of {', '.join(f'`{n}`' for n in args.names)} re-measured on {time.strftime('%Y-%m-%d')} by "
+            f"`python tools/measure_builds.py {' '.join(args.names)} --update docs/languages.md` "
+            f"(load average {load_before:.1f} before)."
+        )
+        head, sep, rest = merged.partition("\n\n")
+        replace_section(args.update, START, END, f"{head}\n\n{note}{sep}{rest}")
+    elif args.write:
         replace_section(args.write, START, END, body)
     else:
         print(body)
+
+
+def _row_recipe(line: str) -> str | None:
+    """The recipe a row of either table is about (`| `oc` | ...`), or None for any other line."""
+    found = re.match(r"\| `([^`]+)` \|", line)
+    return found.group(1) if found else None
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ stage (`a.m.k.`, hyphens, apostrophes, foreign letters), and the vowel-less word
     python tools/new_languages_doc.py sk sl --json out.json      # figures and misses as JSON
     python tools/new_languages_doc.py sk sl --timings builds.txt --json out.json   # builds timed before
     python tools/new_languages_doc.py --from out.json --write docs/languages.md   # the Markdown section
+    python tools/new_languages_doc.py oc br --precision --update docs/languages.md   # add or replace these rows
 """
 
 from __future__ import annotations
@@ -20,10 +21,11 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from pathlib import Path
 
-from doc_section import replace_section
+from doc_section import merge_rows, read_section, replace_section
 
 REPO = Path(__file__).resolve().parent.parent
 START = "<!-- new_languages:start -->"
@@ -102,7 +104,9 @@ def measure_language(
     elif precision:
         from affix_precision import measure as affix_measure
 
-        r = affix_measure(dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1)
+        r = affix_measure(
+            dic, src.suffix_levels, src.prefix_levels, frozenset(src.skip_flags), 1000, 1, frozenset(src.skip_affixes)
+        )
         out["precision"] = {"accepted": r["accepted"], "sample": r["sample"], "rejected": r["rejected"]}
     return out
 
@@ -166,6 +170,7 @@ def main() -> None:
     parser.add_argument("--json", type=Path, help="add the figures to this JSON file (one entry per language)")
     parser.add_argument("--from", dest="source", type=Path, help="write the Markdown from this JSON file")
     parser.add_argument("--write", type=Path, help="replace the marked section of this Markdown file")
+    parser.add_argument("--update", type=Path, help="put these codes' rows in the marked section (others stay)")
     args = parser.parse_args()
     read_precision(args.precision_from)
     rows: dict[str, dict] = {}
@@ -182,10 +187,19 @@ def main() -> None:
             args.json.write_text(json.dumps(list(rows.values()), ensure_ascii=False, indent=1) + "\n")
     ordered = [rows[k] for k in sorted(rows)]
     body = markdown(ordered)
-    if args.write:
+    if args.update:
+        fresh = markdown([rows[c] for c in args.codes])
+        replace_section(args.update, START, END, merge_rows(read_section(args.update, START, END), fresh, _row_code))
+    elif args.write:
         replace_section(args.write, START, END, body)
     elif not args.json:
         print(body)
+
+
+def _row_code(line: str) -> str | None:
+    """The language a table row (`| oc | ...`) or a list item (`- **oc**: ...`) is about, else None."""
+    found = re.match(r"\| ([a-z]{2,3}) \| |- \*\*([a-z]{2,3})\*\*:", line)
+    return (found.group(1) or found.group(2)) if found else None
 
 
 if __name__ == "__main__":

@@ -16,6 +16,7 @@ from collections.abc import Mapping
 
 from ..errors import BoardError
 from ..limits import check, clip
+from ..spelling import is_unit
 from .board import Board
 
 _BLANKS = {".", "[]"}
@@ -28,7 +29,8 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
         return ""
     bracketed = token.startswith("[") and token.endswith("]")
     text = unicodedata.normalize("NFC", token[1:-1] if bracketed else token).lower()
-    if not all(ch.isalpha() for ch in text):
+    text = text.replace("\u2019", "'")  # a letter written with an apostrophe (Breton [c'h]), straight or curly
+    if not (all(ch.isalpha() for ch in text) or is_unit(text)):
         raise BoardError(
             f"bad face {clip(token, 40)!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank",
             code="board.bad_face",

@@ -103,6 +103,8 @@ class OneLineErrorGroup(TyperGroup):
             exit_with_error("interrupted", 130)
         except EOFError:
             exit_with_error("end of input", 1)
+        except MemoryError:  # the machine ran out while a command worked: said, not a traceback
+            exit_with_error("out of memory: this command needs more memory than is free here", 1)
         except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii and a word with an accent
             exit_with_error(
                 f"standard output's encoding ({exc.encoding}) cannot write {exc.object[exc.start : exc.end]!r}; "

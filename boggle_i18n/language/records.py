@@ -23,7 +23,7 @@ from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
 from ..pipeline.policies import CASE_POLICIES
 from ..resources import data_dir
-from ..spelling import Spelling, spelling
+from ..spelling import Spelling, is_unit, spelling
 
 STATUSES = ("stable", "beta")
 BOARD_SOURCES = ("dice", "distribution")
@@ -128,7 +128,7 @@ class Language:
             return
         letters = set(self.alphabet)
         for face in faces:
-            if face and not set(face) <= letters:
+            if face and face not in self.units and not set(face) <= letters:  # Breton [c'h] is a unit
                 outside = "".join(sorted(set(face) - letters))
                 raise BoardError(
                     f"face {clip(face, 20)!r} has {'a letter' if len(outside) == 1 else 'letters'} outside the "
@@ -214,10 +214,13 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} must map single characters to strings")
     if not all(isinstance(a, str) for a in raw.get("apart", [])):
         raise LanguageError(f"language record {where}: apart must be a list of strings (dan|gos)")
-    alphabet = set(raw.get("alphabet", ""))
     for unit in raw.get("units", []):
-        if not isinstance(unit, str) or len(unit) < 2 or (alphabet and not set(unit) <= alphabet):
-            raise LanguageError(f"language record {where}: unit {unit!r} is not two or more letters of its alphabet")
+        # A unit may hold letters its alphabet leaves out: Breton writes c only inside ch and c'h.
+        if not isinstance(unit, str) or not is_unit(unit):
+            raise LanguageError(
+                f"language record {where}: unit {unit!r} is not two or more letters (an apostrophe may stand "
+                "between them: c'h)"
+            )
     try:
         spelling(tuple(raw.get("units", [])), tuple(raw.get("apart", [])))
     except BoggleI18nError as exc:  # a malformed `apart` entry: one line naming the file

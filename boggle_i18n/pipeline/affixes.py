@@ -26,9 +26,11 @@ one prefix (or two prefixes and one suffix with COMPLEXPREFIXES); a recipe may s
 suffix, no prefix, or the stems alone, may leave out named affix classes, and may leave out
 every prefix (suffix) rule that adds more than N characters of the dictionary's own text
 (`prefix_letters`, `suffix_letters`: Hebrew's one-letter particles, Korean's short verb
-endings), when the full expansion makes forms no player would type. Compounds are never made.
+endings) or exactly a named text (`exclude_affixes`: Aragonese's stacking diminutives), when the
+full expansion makes forms no player would type. Compounds are never made.
 
     python -m boggle_i18n.pipeline.affixes DIC [AFF] [--suffixes N] [--prefixes N]   # forms on stdout
+    python -m boggle_i18n.pipeline.affixes an_ES.dic --exclude-affixes et,eta,ot,ota  # rules adding these: never
 """
 
 from __future__ import annotations
@@ -58,6 +60,9 @@ class Depth:
     exclude: frozenset[str] = frozenset()  # affix flags never applied
     prefix_letters: int | None = None  # a prefix rule adding more letters is never applied (Hebrew: 1, no stacks)
     suffix_letters: int | None = None  # a suffix rule adding more letters is never applied (Korean: 5, no long endings)
+    # affix rules adding exactly this text are never applied, whatever their flag (Aragonese diminutives -et -ot:
+    # hunspell-an stacks them on any noun, alzamientoetet)
+    exclude_affixes: frozenset[str] = frozenset()
 
 
 @dataclass(slots=True)
@@ -286,14 +291,25 @@ class Expander:
     def __init__(self, aff: AffixFile, depth: Depth) -> None:
         self.aff, self.depth = aff, depth
         skip = aff.onlyincompound | depth.exclude
+        left_out = depth.exclude_affixes
         longest = depth.suffix_letters
         self.sfx = {
-            f: [r for r in rules if not r.cont & aff.onlyincompound and (longest is None or len(r.add) <= longest)]
+            f: [
+                r
+                for r in rules
+                if not r.cont & aff.onlyincompound
+                and (longest is None or len(r.add) <= longest)
+                and r.add not in left_out
+            ]
             for f, rules in aff.suffixes.items()
         }
         most = depth.prefix_letters
         self.pfx = {
-            f: [r for r in rules if not r.cont & aff.onlyincompound and (most is None or len(r.add) <= most)]
+            f: [
+                r
+                for r in rules
+                if not r.cont & aff.onlyincompound and (most is None or len(r.add) <= most) and r.add not in left_out
+            ]
             for f, rules in aff.prefixes.items()
         }
         for table in (self.sfx, self.pfx):
@@ -477,9 +493,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--exclude", default="", help="affix flags to leave out, comma-separated")
     parser.add_argument("--prefix-letters", type=int, default=None, help="apply no prefix adding more letters")
     parser.add_argument("--suffix-letters", type=int, default=None, help="apply no suffix adding more letters")
+    parser.add_argument("--exclude-affixes", default="", help="affix texts never added, comma-separated (et,ot)")
     args = parser.parse_args(argv)
     exclude = frozenset(f for f in args.exclude.split(",") if f)
-    depth = Depth(args.suffixes, args.prefixes, exclude, args.prefix_letters, args.suffix_letters)
+    affixes = frozenset(a for a in args.exclude_affixes.split(",") if a)
+    depth = Depth(args.suffixes, args.prefixes, exclude, args.prefix_letters, args.suffix_letters, affixes)
     out = sys.stdout.buffer
     try:
         for form in expand(args.dic, args.aff, depth):

@@ -51,6 +51,7 @@ class SourceSpec:
     skip_flags: tuple[str, ...] = ()
     prefix_letters: int | None = None  # expand = "hunspell": no prefix rule adding more letters (Hebrew: 1)
     suffix_letters: int | None = None  # expand = "hunspell": no suffix rule adding more letters (Korean: 5)
+    skip_affixes: tuple[str, ...] = ()  # expand = "hunspell": rules adding exactly one of these never apply
     # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
     # also read with one of them before it, never two (no stacks). Any source, expanded or not.
     particles: tuple[str, ...] = ()
@@ -120,6 +121,7 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "skip_flags": list,
     "prefix_letters": int,
     "suffix_letters": int,
+    "skip_affixes": list,
     "particles": list,
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
@@ -176,7 +178,9 @@ def _validate(raw: dict[str, Any], where: str) -> None:
     if src.get("flatten") and src.get("expand") != "unmunch":
         raise RecipeError(f"{where}: [source] flatten = true rewrites a Hunspell dictionary for expand = 'unmunch'")
     depth_keys = [
-        k for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "suffix_letters") if k in src
+        k
+        for k in ("suffix_levels", "prefix_levels", "skip_flags", "prefix_letters", "suffix_letters", "skip_affixes")
+        if k in src
     ]
     if depth_keys and src.get("expand") != "hunspell":
         raise RecipeError(f"{where}: [source] {depth_keys[0]} is a setting of expand = 'hunspell'")
@@ -191,6 +195,10 @@ def _validate(raw: dict[str, Any], where: str) -> None:
         )
     if not all(isinstance(f, str) and f for f in src.get("skip_flags", [])):
         raise RecipeError(f"{where}: [source] field 'skip_flags' must be a list of affix flags (strings)")
+    if not all(isinstance(a, str) and a and "," not in a for a in src.get("skip_affixes", [])):
+        raise RecipeError(
+            f"{where}: [source] field 'skip_affixes' must be a list of affix texts (strings such as 'et')"
+        )
     particles = src.get("particles", [])
     if not (
         len(particles) <= MAX_PARTICLES
@@ -241,6 +249,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         skip_flags=tuple(src.get("skip_flags", ())),
         prefix_letters=src.get("prefix_letters"),
         suffix_letters=src.get("suffix_letters"),
+        skip_affixes=tuple(src.get("skip_affixes", ())),
         particles=tuple(src.get("particles", ())),
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])

@@ -160,6 +160,7 @@ class Expansion:
                         "skip_flags": sorted(self.depth.exclude),
                         **({"prefix_letters": self.depth.prefix_letters} if self.depth.prefix_letters else {}),
                         **({"suffix_letters": self.depth.suffix_letters} if self.depth.suffix_letters else {}),
+                        **({"skip_affixes": sorted(self.depth.exclude_affixes)} if self.depth.exclude_affixes else {}),
                     }
                 }
                 if self.depth is not None
@@ -262,13 +263,19 @@ def _own_expansion(spec: SourceSpec, dic: Path) -> Expansion:
     aff = dic.with_suffix(".aff")
     _check_readable(aff)
     depth = Depth(
-        spec.suffix_levels, spec.prefix_levels, frozenset(spec.skip_flags), spec.prefix_letters, spec.suffix_letters
+        spec.suffix_levels,
+        spec.prefix_levels,
+        frozenset(spec.skip_flags),
+        spec.prefix_letters,
+        spec.suffix_letters,
+        frozenset(spec.skip_affixes),
     )
     argv = ["boggle_i18n.pipeline.affixes", str(dic), str(aff)]
     argv += [f"--suffixes={depth.suffixes}", f"--prefixes={depth.prefixes}"]
     argv += [f"--exclude={','.join(sorted(depth.exclude))}"] if depth.exclude else []
     argv += [f"--prefix-letters={depth.prefix_letters}"] if depth.prefix_letters else []
     argv += [f"--suffix-letters={depth.suffix_letters}"] if depth.suffix_letters else []
+    argv += [f"--exclude-affixes={','.join(sorted(depth.exclude_affixes))}"] if depth.exclude_affixes else []
     return Expansion(
         tool="hunspell",
         command=[argv],

@@ -159,12 +159,13 @@ def _fold_accents(ctx: StageContext, *, overrides: dict[str, str] | None = None,
 
     Defaults come from the language: its `fold` table overrides unidecode
     (German `ß` -> `ss`), and the non-ASCII letters of its alphabet are letters
-    of their own (Spanish `ñ`, Polish `ł`) that are kept, not folded.
+    of their own (Spanish `ñ`, Polish `ł`) that are kept, not folded; so are the
+    characters of its units (Upper Sorbian `ź`, written only inside the letter `dź`).
     """
     from unidecode import unidecode
 
     table = dict(ctx.fold if overrides is None else overrides)
-    for ch in ctx.alphabet if keep is None else keep:
+    for ch in ctx.alphabet + "".join(ctx.spelling.units) if keep is None else keep:
         table[ch] = ch
     for key, value in table.items():
         if not isinstance(value, str):
@@ -202,7 +203,7 @@ def _fold_marks(ctx: StageContext, *, overrides: dict[str, str] | None = None) -
     Hebrew, Arabic, Armenian and Cyrillic alike; what a mark means is each record's house rule.
     """
     table = dict(ctx.fold if overrides is None else overrides)
-    keep = set(ctx.alphabet)
+    keep = set(ctx.alphabet) | set("".join(ctx.spelling.units))  # a unit's characters too (Armenian ու)
     cache: dict[str, str] = {}
 
     def fold_char(ch: str) -> str:
@@ -264,7 +265,14 @@ def _alphabet(ctx: StageContext, *, letters: str | None = None) -> StageFn:
     chosen = set(letters if letters is not None else ctx.alphabet)
     if not chosen:
         raise RecipeError("alphabet: the language record has no alphabet; give `letters`")
-    return keep_if(lambda e: bool(e) and chosen.issuperset(e))
+    units = frozenset(ctx.spelling.units if letters is None else ())
+    if not {ch for unit in units for ch in unit} - chosen:
+        return keep_if(lambda e: bool(e) and chosen.issuperset(e))
+    # Some characters stand only inside a unit (Breton c and the apostrophe of ch, c'h): a word is kept
+    # when it splits into letters of the alphabet and units (c'hoari), not when such a character is alone
+    # (acoli, d'ar).
+    split = ctx.spelling.split
+    return keep_if(lambda e: bool(e) and (chosen.issuperset(e) or all(p in chosen or p in units for p in split(e))))
 
 
 @stage("length")
@@ -276,8 +284,13 @@ def _length(ctx: StageContext, *, min: int | None = None, max: int | None = None
     lo = min if min is not None else ctx.min_length
     hi = max if max is not None else (ctx.max_length if ctx.max_length is not None else 10**9)
     if ctx.spelling:
-        count = ctx.spelling.length
-        return keep_if(lambda e: lo <= (count(e) if e.isalpha() else letters(e)) <= hi)
+        split, units = ctx.spelling.split, frozenset(ctx.spelling.units)
+
+        def count(e: str) -> int:  # a unit counts one letter, even one with an apostrophe (Breton c'h)
+            pieces = split(e)
+            return len(pieces) if e.isalpha() else sum(1 for p in pieces if p in units or p.isalpha())
+
+        return keep_if(lambda e: lo <= count(e) <= hi)
     return keep_if(lambda e: lo <= letters(e) <= hi)
 
 

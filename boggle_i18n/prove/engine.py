@@ -139,7 +139,13 @@ class ClassProver:
     def search(self, number: int, threshold: int) -> ClassOutcome:
         """Every board of class `number` scoring at least `threshold`, canonical and exactly scored."""
         started = time.process_time()
-        candidates, (root, tree, _paths, branch) = self.search_sets(self.sets_of(number), threshold)
+        try:
+            candidates, (root, tree, _paths, branch) = self.search_sets(self.sets_of(number), threshold)
+        except MemoryError:  # its tree did not fit: smaller classes (more buckets) build smaller trees
+            raise BoggleI18nError(
+                f"class {number}'s bound needs more memory than is free here; cut the boards into more, smaller "
+                "classes (more --buckets per cell)"
+            ) from None
         outcome = ClassOutcome(number, bound=root, candidates=len(candidates), tree_nodes=tree, branch_nodes=branch)
         if len(candidates):
             scores, words = self.scorer.score_codes(candidates)
