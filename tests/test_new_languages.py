@@ -168,6 +168,8 @@ def test_upper_sorbian_ch_and_dz_are_one_face_each_both_ways(tmp_path: Path) -> 
 
 
 STEMS = ("chěž", "dźěć", "dobr", "budyšin")
+
+
 def abbreviations(dic: Path, folder: Path) -> list[str]:
     """hunspell-eu's abbreviations: bare flagless entries of 3+ letters whose form with a final full stop is an
     entry too (`adb` beside `adb.`), unless a flagged entry of the stem gives the bare form (a word: `orok`).
