@@ -13,6 +13,7 @@ import random
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -281,18 +282,24 @@ def test_recipe_depth_fields_are_checked(tmp_path: Path, extra: str, message: st
         load_recipe(str(path))
 
 
-def test_recipe_depth_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:
-    """A recipe's depth is what the expander applies, and the manifest records it."""
+def build_long(tmp_path: Path, options: str) -> tuple[Any, Path]:
+    """The lexicon an English recipe with `options` builds from the LONG affix file's small dictionary, and
+    the .dic's path."""
     from boggle_i18n import build_lexicon
 
     dic = write_pair(tmp_path / "dict", LONG, ["read/BbUn", "fly/Aa", "play/AaUn"])
     recipe = tmp_path / "t.toml"
-    extra = 'expand = "hunspell"\nsuffix_levels = 1\nprefix_levels = 0\nsystem_package = "none"'
+    extra = f'expand = "hunspell"\nsuffix_levels = 1\nprefix_levels = 0\n{options}system_package = "none"'
     recipe.write_text(
         BASE.format(extra=extra).replace("/nowhere/t.dic", str(dic)).replace('language = "es"', 'language = "en"'),
         encoding="utf-8",
     )
-    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    return build_lexicon(str(recipe), store=tmp_path / "store", download=False), dic
+
+
+def test_recipe_depth_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:
+    """A recipe's depth is what the expander applies, and the manifest records it."""
+    lexicon, dic = build_long(tmp_path, "")
     assert set(lexicon) == {"read", "readable", "fly", "flies", "play", "plays"}
     expanded = lexicon.manifest["source"]["expanded"]
     assert expanded["tool"] == "hunspell" and expanded["depth"] == {"suffixes": 1, "prefixes": 0, "skip_flags": []}
@@ -320,16 +327,7 @@ def test_skipped_affix_texts_are_never_added_whatever_their_flag(tmp_path: Path)
 
 def test_recipe_suffix_letters_reaches_the_expansion_and_the_manifest(tmp_path: Path) -> None:
     """`suffix_letters` in a recipe: the expander applies it, the manifest and its command record it."""
-    from boggle_i18n import build_lexicon
-
-    dic = write_pair(tmp_path / "dict", LONG, ["read/BbUn", "fly/Aa", "play/AaUn"])
-    recipe = tmp_path / "t.toml"
-    extra = 'expand = "hunspell"\nsuffix_levels = 1\nprefix_levels = 0\nsuffix_letters = 3\nsystem_package = "none"'
-    recipe.write_text(
-        BASE.format(extra=extra).replace("/nowhere/t.dic", str(dic)).replace('language = "es"', 'language = "en"'),
-        encoding="utf-8",
-    )
-    lexicon = build_lexicon(str(recipe), store=tmp_path / "store", download=False)
+    lexicon, _ = build_long(tmp_path, "suffix_letters = 3\n")
     assert set(lexicon) == {"read", "fly", "flies", "play", "plays"}  # `able` adds 4 letters: out
     expanded = lexicon.manifest["source"]["expanded"]
     assert expanded["depth"] == {"suffixes": 1, "prefixes": 0, "skip_flags": [], "suffix_letters": 3}
