@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
 from typing import Any
 
 from .board.board import Board
@@ -23,6 +22,7 @@ from .language.records import get_language
 from .language.selection import Selection, select
 from .lexicon.store import Lexicon
 from .limits import check, clip
+from .record import dataclass
 from .scoring import Scoring
 from .solver.base import Rules, SolveResult, get_solver
 from .solver.scorer import lexicon_letters

@@ -17,9 +17,9 @@ from __future__ import annotations
 
 import math
 import os
-from dataclasses import dataclass
 
 from .errors import LimitError
+from .record import dataclass
 
 MAX_SIDE = 64  # rows and columns of a board
 MAX_WORD_LENGTH = MAX_SIDE * MAX_SIDE  # the longest word any board can hold

@@ -8,12 +8,12 @@ preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from .errors import LimitError, ScoringError
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
+from .record import dataclass, field
 from .resources import data_dir
 
 MAX_LENGTH = MAX_WORD_LENGTH  # the longest word any board (64x64 at most) can hold

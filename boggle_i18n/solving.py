@@ -11,13 +11,13 @@ build; its size then decides the dice set and rules (`Selection.for_size`).
 from __future__ import annotations
 
 import os
-from dataclasses import replace
 from typing import Any
 
 from .board.board import Board
 from .board.notation import parse_board, parse_board_file
 from .language.selection import Selection, select
 from .lexicon.store import Lexicon
+from .record import replace
 from .solver.base import SolveResult
 
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
 
 from .errors import BoggleI18nError, LexiconError
+from .record import dataclass, field
 
 BREAK = "\x00"  # marks a forced break while splitting; never part of a word
 APOSTROPHE = "'"  # may stand between the letters of a unit (Breton c'h), never at its ends

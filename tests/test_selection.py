@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -11,6 +10,7 @@ from conftest import FIXTURES
 from boggle_i18n import build_lexicon
 from boggle_i18n.errors import BoardError, DiceError, LanguageError, LexiconError, LimitError, ScoringError
 from boggle_i18n.language.selection import Selection, select
+from boggle_i18n.record import replace  # Selection is a record (boggle_i18n/record.py)
 from boggle_i18n.scoring import get_scoring
 
 MINI_EN = FIXTURES / "mini-en.txt"

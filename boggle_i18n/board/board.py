@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 
 from ..errors import BoardError
+from ..record import dataclass
 
 MAX_SIDE = 64
 

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import DiceError
 from ..limits import clip
+from ..record import dataclass, field
 from ..resources import data_dir
 from .board import Board
 

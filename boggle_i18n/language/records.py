@@ -12,7 +12,6 @@ import hashlib
 import json
 import tomllib
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -22,6 +21,7 @@ from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..limits import clip
 from ..pipeline.policies import CASE_POLICIES
+from ..record import dataclass, field
 from ..resources import data_dir
 from ..spelling import Spelling, is_unit, spelling
 

@@ -21,7 +21,6 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +28,7 @@ from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
 from ..lexicon.store import lexicon_name, lexicon_paths
 from ..limits import check, clip
+from ..record import dataclass, field, replace
 from ..scoring import Scoring, get_scoring
 from ..solver.base import Rules
 from .records import Language, get_language

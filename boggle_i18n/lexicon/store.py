@@ -15,7 +15,6 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +22,7 @@ import marisa_trie
 
 from ..errors import LexiconError
 from ..limits import clip
+from ..record import dataclass
 from ..storage import backup_path, store_dir, store_lock
 from .trust import trie_problem
 

@@ -8,12 +8,12 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoggleI18nError
 from ..limits import check, clip
+from ..record import dataclass, field
 from ..scoring import Scoring, get_scoring
 
 
