@@ -7,7 +7,6 @@ preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
 
 from __future__ import annotations
 
-import tomllib
 from functools import cache
 from typing import Any
 
@@ -15,6 +14,7 @@ from .errors import LimitError, ScoringError
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
 from .record import dataclass, field
 from .resources import data_dir
+from .toml_cache import read_toml
 
 MAX_LENGTH = MAX_WORD_LENGTH  # the longest word any board (64x64 at most) can hold
 
@@ -120,8 +120,7 @@ class Scoring:
 def presets() -> dict[str, Scoring]:
     """All scoring presets shipped in `lexicons/scoring.toml`, by name."""
     path = data_dir("lexicons") / "scoring.toml"
-    with path.open("rb") as handle:
-        raw = tomllib.load(handle)
+    raw = read_toml(path)
     out = {}
     for name, spec in raw.items():
         table = tuple(sorted((int(n), int(p)) for n, p in spec["table"].items()))

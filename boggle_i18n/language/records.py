@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
@@ -24,6 +23,7 @@ from ..pipeline.policies import CASE_POLICIES
 from ..record import dataclass, field
 from ..resources import data_dir
 from ..spelling import Spelling, is_unit, spelling
+from ..toml_cache import TomlError, read_toml
 
 STATUSES = ("stable", "beta")
 BOARD_SOURCES = ("dice", "distribution")
@@ -233,9 +233,8 @@ def _check(raw: dict[str, Any], where: Path) -> None:
 
 def _load(path: Path) -> Language:
     try:
-        with path.open("rb") as handle:
-            raw = tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
+        raw = read_toml(path)
+    except TomlError as exc:
         raise LanguageError(f"language record {path} is not valid TOML: {exc}") from None
     except UnicodeDecodeError:
         raise LanguageError(f"language record {path} is not UTF-8") from None

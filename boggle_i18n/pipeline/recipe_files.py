@@ -9,10 +9,10 @@ from __future__ import annotations
 
 import hashlib
 import json
-import tomllib
 from pathlib import Path
 from typing import Any
 
+from .. import toml_cache
 from ..errors import RecipeError
 from ..resources import data_dir
 
@@ -25,9 +25,8 @@ def content_sha256(raw: dict[str, Any]) -> str:
 
 def read_toml(path: Path) -> dict[str, Any]:
     try:
-        with path.open("rb") as handle:
-            return tomllib.load(handle)
-    except tomllib.TOMLDecodeError as exc:
+        return toml_cache.read_toml(path)
+    except toml_cache.TomlError as exc:
         raise RecipeError(f"recipe {path}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise RecipeError(
