@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import os
 import re
-import shutil
 import stat
 import sys
 from collections.abc import Iterator
@@ -276,6 +275,8 @@ def _swap(temps: list[tuple[str, Path]]) -> None:
                 try:
                     os.link(path, backup)  # no data copied: the old file under a second name
                 except OSError:  # a filesystem without hard links: a copy (a full disk fails here, nothing swapped)
+                    import shutil  # rare: not on a cold start's path
+
                     shutil.copyfile(path, backup)
                 backups.append((path, backup))
         done: list[Path] = []

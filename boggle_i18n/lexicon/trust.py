@@ -20,8 +20,6 @@ from __future__ import annotations
 import hashlib
 import json
 import os
-import signal
-import subprocess
 import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
@@ -156,6 +154,9 @@ def trie_problem(data: bytes, trie_sha: str, manifest: dict[str, Any]) -> str | 
 
 def _check_in_child(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
     """Run `_CHILD` on `data`: (what it found, None) or (None, why it failed)."""
+    import signal  # a check runs once per trie (then it is remembered): not on a cold start's path
+    import subprocess
+
     env = {k: v for k, v in os.environ.items() if k != "PYTHONSTARTUP"}
     try:
         proc = subprocess.run(
