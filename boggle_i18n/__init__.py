@@ -7,7 +7,10 @@ boards does not pay for the build pipeline, and `import boggle_i18n` stays cheap
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 __version__ = "0.1.0"
 

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
 
 from .board.board import Board
 from .board.dice import DiceSet, get_dice
@@ -28,6 +27,10 @@ from .solver.base import Rules, SolveResult, get_solver
 from .solver.scorer import lexicon_letters
 from .solving import with_lexicon_info
 from .spelling import spelling_of
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = [  # `select` is the one function that chooses language, dice, lexicon and rules
     "LETTER_MODES",

@@ -8,13 +8,16 @@ preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
 from __future__ import annotations
 
 from functools import cache
-from typing import Any
 
 from .errors import LimitError, ScoringError
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
 from .record import dataclass, field
 from .resources import data_dir
 from .toml_cache import read_toml
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 MAX_LENGTH = MAX_WORD_LENGTH  # the longest word any board (64x64 at most) can hold
 

@@ -11,7 +11,6 @@ build; its size then decides the dice set and rules (`Selection.for_size`).
 from __future__ import annotations
 
 import os
-from typing import Any
 
 from .board.board import Board
 from .board.notation import parse_board, parse_board_file
@@ -19,6 +18,10 @@ from .language.selection import Selection, select
 from .lexicon.store import Lexicon
 from .record import replace
 from .solver.base import SolveResult
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def choose_board(

@@ -23,10 +23,13 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable, Mapping
 from functools import cache
-from typing import Any
 
 from .errors import BoggleI18nError, LexiconError
 from .record import dataclass, field
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 BREAK = "\x00"  # marks a forced break while splitting; never part of a word
 APOSTROPHE = "'"  # may stand between the letters of a unit (Breton c'h), never at its ends

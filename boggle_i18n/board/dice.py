@@ -5,7 +5,6 @@ from __future__ import annotations
 import json
 from functools import cache
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..errors import DiceError
 from ..limits import clip
@@ -13,6 +12,7 @@ from ..record import dataclass, field
 from ..resources import data_dir
 from .board import Board
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
     import random
 

@@ -13,7 +13,6 @@ import json
 from collections.abc import Iterable, Mapping
 from functools import cache
 from pathlib import Path
-from typing import Any
 
 from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
@@ -24,6 +23,10 @@ from ..record import dataclass, field
 from ..resources import data_dir
 from ..spelling import Spelling, is_unit, spelling
 from ..toml_cache import TomlError, read_toml
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 STATUSES = ("stable", "beta")
 BOARD_SOURCES = ("dice", "distribution")

@@ -22,7 +22,6 @@ import json
 import os
 from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
 
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
@@ -32,6 +31,10 @@ from ..record import dataclass, field, replace
 from ..scoring import Scoring, get_scoring
 from ..solver.base import Rules
 from .records import Language, get_language
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 BARE_Q: dict[str, dict[str, str]] = {"qu": {"q": "qu"}, "q": {}}
 Size = tuple[int, int]

@@ -6,9 +6,11 @@ built lexicon should not pay for the code that builds one.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
 from .store import FORMAT, FORMAT_VERSION, Lexicon, built_lexicons, lexicon_paths
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 __all__ = ["FORMAT", "FORMAT_VERSION", "Lexicon", "build_lexicon", "built_lexicons", "ensure_lexicon", "lexicon_paths"]
 

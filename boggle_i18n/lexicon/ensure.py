@@ -14,7 +14,6 @@ import json
 import os
 from collections.abc import Callable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
 from ..pipeline.recipe_files import content_sha256, merged_recipe
@@ -22,7 +21,10 @@ from ..resources import data_dir
 from ..storage import check_writable_dir, store_dir
 from .store import NAME_RE, Lexicon, lexicon_name, lexicon_paths
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from typing import Any
+
     from ..pipeline.recipe import Recipe
 
 Progress = Callable[[str], None]

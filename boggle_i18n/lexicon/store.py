@@ -16,7 +16,6 @@ import re
 import time
 from collections.abc import Callable, Iterable, Iterator
 from pathlib import Path
-from typing import Any
 
 import marisa_trie
 
@@ -25,6 +24,10 @@ from ..limits import clip
 from ..record import dataclass
 from ..storage import backup_path, store_dir, store_lock
 from .trust import trie_problem
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 FORMAT = "boggle-i18n-lexicon"
 FORMAT_VERSION = 1

@@ -24,11 +24,13 @@ import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
 from ..storage import atomic_write_bytes, cache_dir
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from typing import Any
+
     import marisa_trie
 
 CHECK_SECONDS = 300  # a trie whose check runs longer is called damaged (nl's 16 MiB check takes about 1 s)

@@ -8,7 +8,10 @@ the downloader and the recipe reader too.
 from __future__ import annotations
 
 import importlib
-from typing import TYPE_CHECKING, Any
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 _HOMES = {
     "Recipe": ".recipe",

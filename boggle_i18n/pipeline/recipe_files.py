@@ -10,11 +10,14 @@ from __future__ import annotations
 import hashlib
 import json
 from pathlib import Path
-from typing import Any
 
 from .. import toml_cache
 from ..errors import RecipeError
 from ..resources import data_dir
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 def content_sha256(raw: dict[str, Any]) -> str:

@@ -8,13 +8,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable, Iterable
-from typing import Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoggleI18nError
 from ..limits import check, clip
 from ..record import dataclass, field
 from ..scoring import Scoring, get_scoring
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any, Protocol
+else:
+    Protocol = object  # a plain base at run time: the protocol is for mypy
 
 
 @dataclass(frozen=True)

@@ -10,13 +10,15 @@ renumbers, so codes handed out stay valid.
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING, Any
 
 from ..board.board import Board
 from ..errors import BoardError
 from ..spelling import spelling
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from typing import Any
+
     import numpy as np
 
 DEAD = 255  # letter index that no trie node has a child for

@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import time
 from collections.abc import Iterable
-from typing import Any
 
 from ..board.board import Board, neighbours
 from ..spelling import spelling_of
 from .base import FoundWord, Rules, SolveResult, register_solver
 from .scorer import ReferenceScorer
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class ReferenceSolver:

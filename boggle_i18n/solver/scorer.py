@@ -13,7 +13,6 @@ codes back to boards and runs the reference solver: slow, and the yardstick.
 from __future__ import annotations
 
 from collections.abc import Iterable
-from typing import TYPE_CHECKING, Any, Protocol
 
 from ..board.board import Board
 from ..errors import BoardError
@@ -21,8 +20,13 @@ from ..spelling import spelling_of
 from .base import Rules, SolveResult, get_solver
 from .codec import FaceCodec
 
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from typing import Any, Protocol
+
     import numpy as np
+else:
+    Protocol = object  # a plain base at run time: the protocol is for mypy
 
 
 class Scorer(Protocol):
