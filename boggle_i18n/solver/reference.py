@@ -7,7 +7,7 @@ A 4x4 board visits some thousands of nodes, each one MARISA prefix test (~1 µs)
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
 
 from ..board.board import Board, neighbours
 from ..spelling import spelling_of
@@ -32,8 +32,14 @@ class ReferenceSolver:
         # The lexicon's own C-level calls where it offers them (`probes`): a 4x4 solve makes some
         # thousands of prefix tests; a Python method around each one cost 8-10% of the solve.
         probes = getattr(lexicon, "probes", None)
-        contains, starting = probes() if probes is not None else (lexicon.__contains__, None)
-        has_prefix = lexicon.has_prefix
+        if probes is not None:
+            contains, starting = probes()
+        else:
+            contains, has_prefix = lexicon.__contains__, lexicon.has_prefix
+
+            def starting(prefix: str) -> Iterator[str]:
+                return iter((prefix,) if has_prefix(prefix) else ())
+
         min_length = rules.min_length
         found: dict[str, tuple[int, ...]] = {}
         nodes = 0
@@ -44,9 +50,14 @@ class ReferenceSolver:
         split = spelled.split if spelled else list
         face_letters = [split(face) for face in faces]
         length = spelled.length if spelled else len
+        plain = not spelled
+        # Each cell's next steps, worked out once: (cell, its face, its bit), blank cells left out.
+        steps = [
+            tuple((nxt, faces[nxt], 1 << nxt) for nxt in adjacent[cell] if faces[nxt]) for cell in range(len(faces))
+        ]
 
         def spells(word: str) -> bool:
-            return not spelled or split(word) == [u for c in path for u in face_letters[c]]
+            return plain or split(word) == [u for c in path for u in face_letters[c]]
 
         def walk(cell: int, prefix: str, used: int) -> None:
             nonlocal nodes
@@ -54,28 +65,29 @@ class ReferenceSolver:
             path.append(cell)
             if prefix not in found and length(prefix) >= min_length and contains(prefix) and spells(prefix):
                 found[prefix] = tuple(path)
-            for nxt in adjacent[cell]:
-                if not used >> nxt & 1 and faces[nxt]:
-                    word = prefix + faces[nxt]
-                    if (next(starting(word), None) is not None) if starting else has_prefix(word):
-                        walk(nxt, word, used | 1 << nxt)
+            for nxt, face, bit in steps[cell]:
+                if not used & bit:
+                    word = prefix + face
+                    if next(starting(word), None) is not None:  # some word starts with it
+                        walk(nxt, word, used | bit)
             path.pop()
 
         for cell, face in enumerate(faces):
-            if face and has_prefix(face):
+            if face and next(starting(face), None) is not None:
                 walk(cell, face, 1 << cell)
 
-        cols = board.cols
-        points = {n: rules.scoring.points(n) for n in {length(word) for word in found}}
-        words = tuple(
-            FoundWord(
-                word,
-                points[length(word)],
-                tuple(divmod(c, cols) for c in cells),  # Board.position, inlined: a solve has thousands of cells
-                None if length(word) == len(word) else length(word),
+        cells = [board.position(cell) for cell in range(len(faces))]
+        table: dict[int, int] = {}
+        found_words = []
+        for word, at in found.items():
+            letters = length(word)
+            points = table.get(letters)
+            if points is None:
+                points = table[letters] = rules.scoring.points(letters)
+            found_words.append(
+                FoundWord(word, points, tuple(map(cells.__getitem__, at)), None if letters == len(word) else letters)
             )
-            for word, cells in found.items()
-        )
+        words = tuple(found_words)
         return SolveResult(
             board=board,
             lexicon=getattr(lexicon, "name", "custom"),
