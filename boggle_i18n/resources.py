@@ -7,17 +7,17 @@ in a source checkout (or an editable install) they sit beside the package.
 from __future__ import annotations
 
 from functools import cache
-from pathlib import Path
 
-from .errors import BoggleI18nError
+from .folders import data_folder
 
-_PACKAGE = Path(__file__).resolve().parent
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from pathlib import Path
 
 
 @cache
 def data_dir(name: str) -> Path:
     """Return the folder of shipped data called `name` ("pipelines" or "lexicons")."""
-    for candidate in (_PACKAGE / "_data" / name, _PACKAGE.parent / name):
-        if candidate.is_dir():
-            return candidate
-    raise BoggleI18nError(f"shipped data folder {name!r} is missing; reinstall boggle-i18n")
+    from pathlib import Path  # the cold start's read path takes `folders.data_folder`, a string
+
+    return Path(data_folder(name))

@@ -7,12 +7,13 @@ preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
 
 from __future__ import annotations
 
+import os
 from functools import cache
 
 from .errors import LimitError, ScoringError
+from .folders import data_folder
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
 from .record import dataclass, field
-from .resources import data_dir
 from .toml_cache import read_toml
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
@@ -122,8 +123,7 @@ class Scoring:
 @cache
 def presets() -> dict[str, Scoring]:
     """All scoring presets shipped in `lexicons/scoring.toml`, by name."""
-    path = data_dir("lexicons") / "scoring.toml"
-    raw = read_toml(path)
+    raw = read_toml(os.path.join(data_folder("lexicons"), "scoring.toml"))
     out = {}
     for name, spec in raw.items():
         table = tuple(sorted((int(n), int(p)) for n, p in spec["table"].items()))

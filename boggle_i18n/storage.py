@@ -19,15 +19,15 @@ import os
 import re
 import stat
 import sys
-from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 from .errors import OutputError
+from .folders import APP as APP  # where things are, without pathlib (folders.py): re-exported
+from .folders import CACHE_ENV as CACHE_ENV
+from .folders import HOME_ENV as HOME_ENV
+from .folders import cache_folder, store_folder
+from .folders import store_lock as store_lock
 
-APP = "boggle-i18n"
-HOME_ENV = "BOGGLE_I18N_HOME"
-CACHE_ENV = "BOGGLE_I18N_CACHE"
 STDOUT = "-"
 # Paths that name an already open descriptor of this process: written into, never replaced.
 _DESCRIPTOR_PATH = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|thread-self|\d+)/fd/\d+")
@@ -35,24 +35,12 @@ _DESCRIPTOR_PATH = re.compile(r"/dev/(stdin|stdout|stderr|fd/\d+)|/proc/(self|th
 
 def store_dir(override: str | os.PathLike[str] | None = None) -> Path:
     """The lexicon store: `override`, else $BOGGLE_I18N_HOME, else the user data folder."""
-    if override:
-        return Path(override).expanduser()
-    env = os.environ.get(HOME_ENV)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs  # only without $BOGGLE_I18N_HOME: about 3 ms of a cold start
-
-    return Path(platformdirs.user_data_dir(APP))
+    return Path(store_folder(override))
 
 
 def cache_dir() -> Path:
     """Where downloaded raw word lists are kept: $BOGGLE_I18N_CACHE or the user cache folder."""
-    env = os.environ.get(CACHE_ENV)
-    if env:
-        return Path(env).expanduser()
-    import platformdirs
-
-    return Path(platformdirs.user_cache_dir(APP))
+    return Path(cache_folder())
 
 
 def check_writable_dir(folder: Path, what: str = "folder") -> Path:
@@ -169,7 +157,7 @@ def check_output(output: str | os.PathLike[str] | None) -> None:
         raise OutputError(f"cannot write {path}: it is not writable")
 
 
-def atomic_write_bytes(path: Path, data: bytes) -> None:
+def atomic_write_bytes(path: str | os.PathLike[str], data: bytes) -> None:
     """A store or cache file: replaced atomically, never written through a link, with the user's umask.
 
     Unlike `write_file` (a user's `--output`), a symlink at `path` is never followed:
@@ -315,35 +303,6 @@ def _sync_folder(folder: Path) -> None:
 def atomic_write_text(path: Path, text: str) -> None:
     """Atomic UTF-8 text write (see `atomic_write_bytes`)."""
     atomic_write_bytes(path, text.encode("utf-8"))
-
-
-@contextmanager
-def store_lock(folder: Path, shared: bool = False) -> Iterator[None]:
-    """Hold the store folder's lock (fcntl `flock` on the folder itself): exclusive for writers, shared for readers.
-
-    A build writes its trie and manifest as a pair under the exclusive lock, and a
-    load reads the pair under the shared one, so no reader meets one build's trie
-    beside another's manifest and two builds of one name never leave such a pair.
-    Locking the folder leaves no lock file behind and needs no write permission
-    (a read-only store is locked for reading too); the lock is held only for the
-    two renames, or the two reads. A reader that cannot open the folder reads unlocked.
-    """
-    import fcntl
-
-    if not shared:
-        folder.mkdir(parents=True, exist_ok=True)
-    try:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
-    except OSError as exc:
-        if shared:
-            yield
-            return
-        raise OutputError(f"cannot lock {folder}: {exc.strerror or exc}") from None
-    try:
-        fcntl.flock(fd, fcntl.LOCK_SH if shared else fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # closing releases the lock
 
 
 def write_output(output: str | os.PathLike[str], text: str) -> None:

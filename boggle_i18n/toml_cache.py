@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 
-from .storage import atomic_write_bytes, cache_dir
+from .folders import cache_folder
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -35,7 +35,7 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     with open(path, "rb") as handle:
         data = handle.read()
     digest = hashlib.sha256(data).hexdigest()
-    entry = os.path.join(cache_dir(), "toml", f"{digest}.json")
+    entry = os.path.join(cache_folder(), "toml", f"{digest}.json")
     cached = _cached(entry, digest)
     if cached is not None:
         return cached
@@ -48,8 +48,10 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     if _plain(value):
         body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         head = b"%s %s %s\n" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode())
+        from .storage import atomic_write_bytes  # writers only: a cached file is read without pathlib
+
         try:
-            atomic_write_bytes(entry, head + body)  # type: ignore[arg-type]
+            atomic_write_bytes(entry, head + body)
         except Exception:  # an unwritable cache only means the file is parsed again next time
             pass
     return value

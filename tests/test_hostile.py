@@ -461,7 +461,7 @@ def test_a_malformed_dice_file_is_one_error(content: bytes, tmp_path: Path, monk
     (data / "languages").symlink_to(shipped / "languages")
     (data / "dice" / "zz-bad.json").write_bytes(content)
     monkeypatch.setattr(resources, "data_dir", lambda name: data if name == "lexicons" else shipped.parent / name)
-    monkeypatch.setattr(dice, "data_dir", resources.data_dir)
+    monkeypatch.setattr(dice, "data_folder", lambda name: str(resources.data_dir(name)))
     dice.dice_sets.cache_clear()
     try:
         _one_error(runner.invoke(app, ["dice"]), "dice file")
@@ -485,7 +485,7 @@ def test_a_malformed_language_record_is_one_error(
     (data / "languages").mkdir(parents=True)
     (data / "dice").symlink_to(shipped / "dice")
     (data / "languages" / "zz.toml").write_bytes(content)
-    monkeypatch.setattr(records, "data_dir", lambda name: data if name == "lexicons" else shipped.parent / name)
+    monkeypatch.setattr(records, "data_folder", lambda name: str(data if name == "lexicons" else shipped.parent / name))
     records.languages.cache_clear()
     try:
         _one_error(runner.invoke(app, ["languages"]), "language record")

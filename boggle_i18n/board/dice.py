@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import json
+import os
 from functools import cache
-from pathlib import Path
 
 from ..errors import DiceError
+from ..folders import data_folder, listed, stem
 from ..limits import clip
 from ..record import dataclass, field
-from ..resources import data_dir
 from .board import Board
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
@@ -124,29 +124,29 @@ def _load(path: str, raw: dict) -> DiceSet:
 
 
 @cache
-def _dice_files(folder: Path) -> dict[str, Path]:
+def _dice_files(folder: str) -> dict[str, str]:
     """The dice files in `folder` by id (a dice set's id is its file name): listed, not yet read."""
-    return {path.stem: path for path in sorted(folder.glob("*.json"))}
+    return listed(folder, ".json")
 
 
 @cache
-def _dice_set(path: Path) -> DiceSet:
+def _dice_set(path: str | os.PathLike[str]) -> DiceSet:
     """One dice file, read and checked once per process."""
     try:
-        with path.open(encoding="utf-8") as handle:
+        with open(path, encoding="utf-8") as handle:
             raw = json.load(handle)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
     except OSError as exc:
         raise DiceError(f"cannot read dice file {path}: {exc.strerror or exc}") from None
     ds = _load(str(path), raw)
-    if ds.id != path.stem:  # a dice set is found by its file's name
+    if ds.id != stem(path):  # a dice set is found by its file's name
         raise DiceError(f"malformed dice file {path}: id {clip(ds.id, 40)!r} is not its file's name")
     return ds
 
 
-def _shipped() -> dict[str, Path]:
-    return _dice_files(data_dir("lexicons") / "dice")
+def _shipped() -> dict[str, str]:
+    return _dice_files(os.path.join(data_folder("lexicons"), "dice"))
 
 
 @cache

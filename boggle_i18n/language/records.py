@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 from collections.abc import Iterable, Mapping
 from functools import cache
-from pathlib import Path
 
 from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
+from ..folders import data_folder, listed, stem
 from ..limits import clip
 from ..pipeline.policies import CASE_POLICIES
 from ..record import dataclass, field
-from ..resources import data_dir
 from ..spelling import Spelling, is_unit, spelling
 from ..toml_cache import TomlError, read_toml
 
@@ -191,7 +191,7 @@ _CHOICES = {
 }
 
 
-def _check(raw: dict[str, Any], where: Path) -> None:
+def _check(raw: dict[str, Any], where: str | os.PathLike[str]) -> None:
     """One line naming the file and the field for any malformed record."""
     for key in _REQUIRED:
         if key not in raw:
@@ -203,7 +203,7 @@ def _check(raw: dict[str, Any], where: Path) -> None:
             raise LanguageError(f"language record {where}: {key} = {value!r} has the wrong type")
         if key in _CHOICES and value not in _CHOICES[key]:
             raise LanguageError(f"language record {where}: {key} must be one of {', '.join(_CHOICES[key])}")
-    if raw["code"] != where.stem:  # a language is found by its file's name
+    if raw["code"] != stem(where):  # a language is found by its file's name
         raise LanguageError(f"language record {where}: code {clip(raw['code'], 20)!r} is not its file's name")
     for key in ("dice", "lexicons"):
         if not all(isinstance(v, str) and v for v in raw.get(key, [])):
@@ -234,7 +234,7 @@ def _check(raw: dict[str, Any], where: Path) -> None:
         raise LanguageError(f"language record {where}: a beta language needs a `status_reason`")
 
 
-def _load(path: Path) -> Language:
+def _load(path: str | os.PathLike[str]) -> Language:
     try:
         raw = read_toml(path)
     except TomlError as exc:
@@ -276,19 +276,19 @@ def _load(path: Path) -> Language:
 
 
 @cache
-def _record_files(folder: Path) -> dict[str, Path]:
+def _record_files(folder: str) -> dict[str, str]:
     """The record files in `folder` by code (a record's code is its file name): listed, not yet read."""
-    return {path.stem: path for path in sorted(folder.glob("*.toml"))}
+    return listed(folder, ".toml")
 
 
 @cache
-def _record(path: Path) -> Language:
+def _record(path: str | os.PathLike[str]) -> Language:
     """One record, read and checked once per process."""
     return _load(path)
 
 
-def _shipped() -> dict[str, Path]:
-    return _record_files(data_dir("lexicons") / "languages")
+def _shipped() -> dict[str, str]:
+    return _record_files(os.path.join(data_folder("lexicons"), "languages"))
 
 
 @cache

@@ -21,11 +21,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Mapping
-from pathlib import Path
 
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
-from ..lexicon.store import lexicon_name, lexicon_paths
+from ..folders import with_suffix
+from ..lexicon.store import lexicon_files, lexicon_name
 from ..limits import check, clip
 from ..record import dataclass, field, replace
 from ..scoring import Scoring, get_scoring
@@ -154,11 +154,11 @@ def _lexicon_language(name: str, store: str | os.PathLike[str] | None) -> str | 
     if name.endswith(".toml"):
         return _recipe_language(name)
     is_trie = name.endswith(".marisa")
-    manifest_path = Path(name).with_suffix(".json") if is_trie else lexicon_paths(name, store)[1]
+    manifest_path = with_suffix(name, ".json") if is_trie else lexicon_files(name, store)[1]
     language = _manifest_language(manifest_path)
     if isinstance(language, str):
         return language
-    if is_trie or manifest_path.exists():
+    if is_trie or os.path.exists(manifest_path):
         return None  # built but unreadable: loading it will say what is wrong, and how to rebuild it
     return _recipe_language(name)  # not built yet: the recipe it will be built from
 
@@ -172,20 +172,21 @@ def _recipe_language(name: str) -> str:
 _MANIFEST_LANGUAGES: dict[tuple[str, int, int], object] = {}
 
 
-def _manifest_language(path: Path) -> object:
+def _manifest_language(path: str) -> object:
     """The `language` a built manifest names (None if unreadable), read again only when the file changes.
 
     A web server selects a lexicon for every request; reading and parsing its manifest each time cost
     about a tenth of a warm 4x4 solve. The key is the file's path, size and modification time.
     """
     try:
-        st = path.stat()
+        st = os.stat(path)
     except OSError:
         return None
-    key = (str(path), st.st_mtime_ns, st.st_size)
+    key = (path, st.st_mtime_ns, st.st_size)
     if key not in _MANIFEST_LANGUAGES:
         try:
-            language = json.loads(path.read_text(encoding="utf-8")).get("language")
+            with open(path, encoding="utf-8") as handle:
+                language = json.loads(handle.read()).get("language")
         except (OSError, ValueError, AttributeError):
             language = None
         if len(_MANIFEST_LANGUAGES) > 256:

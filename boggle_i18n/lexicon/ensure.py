@@ -13,16 +13,15 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from pathlib import Path
 
 from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
+from ..folders import clean, data_folder
 from ..pipeline.recipe_files import content_sha256, merged_recipe
-from ..resources import data_dir
-from ..storage import check_writable_dir, store_dir
-from .store import NAME_RE, Lexicon, lexicon_name, lexicon_paths
+from .store import NAME_RE, Lexicon, lexicon_files, lexicon_name, lexicon_paths
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
     from ..pipeline.recipe import Recipe
@@ -54,6 +53,8 @@ def ensure_lexicon(
     recipe = _recipe_or_none(name)
     name_in_store = recipe.name if recipe else name
     _, manifest_path = lexicon_paths(name_in_store, store)
+    from ..storage import check_writable_dir, store_dir  # a build or a load not current: off the cold path
+
     if not manifest_path.is_file():
         check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
@@ -70,12 +71,12 @@ def ensure_lexicon(
     return Lexicon.load(name_in_store, store)
 
 
-def _recipe_file(name: str) -> Path | None:
+def _recipe_file(name: str) -> str | None:
     """The recipe file a lexicon name refers to: a `.toml` path, or a shipped recipe's (None for `--as` names)."""
     if name.endswith(".toml"):
-        return Path(name)
-    path = data_dir("pipelines") / f"{name}.toml"
-    return path if path.is_file() else None
+        return clean(name)
+    path = os.path.join(data_folder("pipelines"), f"{name}.toml")
+    return path if os.path.isfile(path) else None
 
 
 def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | None:
@@ -87,7 +88,7 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
     its full path, which says why.
     """
     path = _recipe_file(name)
-    if path is None or not path.is_file():
+    if path is None or not os.path.isfile(path):
         return None
     try:
         raw, _ = merged_recipe(path)
@@ -96,16 +97,17 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
     stored, language = raw.get("name"), raw.get("language")
     if not isinstance(stored, str) or not NAME_RE.fullmatch(stored) or not isinstance(language, str):
         return None
-    manifest = _manifest(lexicon_paths(stored, store)[1])
+    manifest = _manifest(lexicon_files(stored, store)[1])
     if manifest is None or _recorded_recipe(manifest) != (stored, content_sha256(raw)):
         return None
     return None if _letters_differ(manifest, language) else stored
 
 
-def _manifest(path: Path) -> dict[str, Any] | None:
+def _manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """A built lexicon's manifest, or None if it is missing or broken (Lexicon.load reports that)."""
     try:
-        manifest = json.loads(path.read_text(encoding="utf-8"))
+        with open(path, encoding="utf-8") as handle:
+            manifest = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     return manifest if isinstance(manifest, dict) else None

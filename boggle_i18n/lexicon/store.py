@@ -15,18 +15,18 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator
-from pathlib import Path
 
 import marisa_trie
 
 from ..errors import LexiconError
+from ..folders import clean, parent, store_folder, store_lock, with_suffix
 from ..limits import clip
 from ..record import dataclass
-from ..storage import backup_path, store_dir, store_lock
 from .trust import trie_problem
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from pathlib import Path
     from typing import Any
 
 FORMAT = "boggle-i18n-lexicon"
@@ -78,9 +78,17 @@ def lexicon_name(text: str) -> str:
 
 def lexicon_paths(name: str, store: str | os.PathLike[str] | None = None) -> tuple[Path, Path]:
     """(trie path, manifest path) of lexicon `name` in the store; the name is checked first."""
+    from pathlib import Path  # `lexicon_files` (strings) is the cold start's read path
+
+    trie, manifest = lexicon_files(name, store)
+    return Path(trie), Path(manifest)
+
+
+def lexicon_files(name: str, store: str | os.PathLike[str] | None = None) -> tuple[str, str]:
+    """`lexicon_paths` as strings."""
     name = lexicon_name(name)
-    root = store_dir(store)
-    return root / f"{name}.marisa", root / f"{name}.json"
+    root = store_folder(store)
+    return os.path.join(root, f"{name}.marisa"), os.path.join(root, f"{name}.json")
 
 
 def manifest_problem(manifest: Any) -> str | None:
@@ -133,12 +141,12 @@ class Lexicon:
         trie: marisa_trie.Trie,
         manifest: dict[str, Any],
         manifest_sha256: str | None = None,
-        path: Path | None = None,
+        path: str | os.PathLike[str] | None = None,
     ):
         self._trie = trie
         self.manifest = manifest
         self.manifest_sha256 = manifest_sha256
-        self.path = path  # the trie file, for a stored lexicon: compiled caches live beside it
+        self._path = None if path is None else os.fspath(path)
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
@@ -150,11 +158,11 @@ class Lexicon:
     def load(cls, name: str, store: str | os.PathLike[str] | None = None) -> Lexicon:
         """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`)."""
         if name.endswith(".marisa"):
-            trie_path = Path(name)
-            manifest_path = trie_path.with_suffix(".json")
+            trie_path = clean(name)
+            manifest_path = with_suffix(trie_path, ".json")
         else:
-            trie_path, manifest_path = lexicon_paths(name, store)
-        if not manifest_path.is_file():
+            trie_path, manifest_path = lexicon_files(name, store)
+        if not os.path.isfile(manifest_path):
             raise LexiconError(
                 f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}",
                 code="lexicon.not_built",
@@ -162,7 +170,7 @@ class Lexicon:
             )
         for attempt in range(3):
             try:
-                with store_lock(manifest_path.parent, shared=True):  # writers replace the pair under the lock
+                with store_lock(parent(manifest_path), shared=True):  # writers replace the pair under the lock
                     manifest, raw_manifest, trie = read_checked(manifest_path, trie_path)
                 break
             except StoreProblem as exc:
@@ -173,6 +181,13 @@ class Lexicon:
                     continue
                 raise LexiconError(f"{exc}; rebuild with: {rebuild_command(name, store, exc.manifest)}") from None
         return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest(), trie_path)
+
+    @property
+    def path(self) -> Path | None:
+        """The trie file, for a stored lexicon: compiled caches live beside it."""
+        from pathlib import Path
+
+        return None if self._path is None else Path(self._path)
 
     @property
     def name(self) -> str:
@@ -226,7 +241,9 @@ class StoreProblem(Exception):
         self.retry = retry
 
 
-def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], bytes, marisa_trie.Trie]:
+def read_checked(
+    manifest_path: str | os.PathLike[str], trie_path: str | os.PathLike[str]
+) -> tuple[dict[str, Any], bytes, marisa_trie.Trie]:
     """The one health check of a stored lexicon, used by `Lexicon.load` and by `lexicons` (`scan_store`).
 
     Returns (manifest, its raw bytes, the trie), or raises `StoreProblem`: an
@@ -235,7 +252,7 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
     that MARISA cannot read.
     """
     try:
-        raw_manifest = manifest_path.read_bytes()
+        raw_manifest = _read_bytes(manifest_path)
     except OSError as exc:
         raise StoreProblem(f"manifest {manifest_path} is unreadable ({exc.strerror or exc})") from None
     try:
@@ -247,7 +264,7 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
         raise StoreProblem(f"manifest {manifest_path}: {problem}", manifest if isinstance(manifest, dict) else None)
     data: bytes | None
     try:
-        data = trie_path.read_bytes()
+        data = _read_bytes(trie_path)
     except FileNotFoundError:
         data = _backup_matching(trie_path, manifest)
         if data is None:
@@ -275,10 +292,19 @@ def read_checked(manifest_path: Path, trie_path: Path) -> tuple[dict[str, Any], 
     return manifest, raw_manifest, trie
 
 
-def _backup_matching(trie_path: Path, manifest: dict[str, Any]) -> bytes | None:
+def _read_bytes(path: str | os.PathLike[str]) -> bytes:
+    with open(path, "rb") as handle:
+        return handle.read()
+
+
+def _backup_matching(trie_path: str | os.PathLike[str], manifest: dict[str, Any]) -> bytes | None:
     """The backup trie a swap left (`storage.backup_path`), if its sha256 is the manifest's."""
+    from pathlib import Path  # a damaged or half-swapped pair only: not on a cold start's path
+
+    from ..storage import backup_path
+
     try:
-        data = backup_path(trie_path).read_bytes()
+        data = backup_path(Path(trie_path)).read_bytes()
     except OSError:
         return None
     return data if hashlib.sha256(data).hexdigest() == manifest.get("trie_sha256") else None
@@ -333,6 +359,8 @@ class StoreEntry:
 
 def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
     """Every manifest in the store, good or bad, so a listing can show the broken ones too."""
+    from ..storage import store_dir
+
     root = store_dir(store)
     out: list[StoreEntry] = []
     if root.exists() and not root.is_dir():

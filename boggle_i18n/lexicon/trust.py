@@ -23,9 +23,8 @@ import os
 import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
-from pathlib import Path
 
-from ..storage import atomic_write_bytes, cache_dir
+from ..folders import cache_folder
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -103,14 +102,16 @@ def _sample_chars(trie: marisa_trie.Trie) -> Iterator[str]:
             yield word
 
 
-def _record_path(trie_sha: str) -> Path:
-    return cache_dir() / "verified" / f"{trie_sha}.json"
+def _record_path(trie_sha: str) -> str:
+    return os.path.join(cache_folder(), "verified", f"{trie_sha}.json")
 
 
 def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
     """Record that the trie with sha256 `trie_sha` holds `word_count` words hashing to `keys_sha` (best effort)."""
     _VERIFIED.add((trie_sha, word_count, keys_sha))
     record = json.dumps({"trie_sha256": trie_sha, "word_count": word_count, "keys_sha256": keys_sha})
+    from ..storage import atomic_write_bytes  # writers only: reading a record needs no pathlib
+
     try:
         atomic_write_bytes(_record_path(trie_sha), record.encode("utf-8") + b"\n")
     except Exception:  # an unwritable cache only means the check runs again next time
@@ -119,7 +120,8 @@ def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
 
 def _recorded(trie_sha: str) -> dict[str, Any] | None:
     try:
-        data = json.loads(_record_path(trie_sha).read_bytes())
+        with open(_record_path(trie_sha), "rb") as handle:
+            data = json.loads(handle.read())
     except (OSError, ValueError):
         return None
     return data if isinstance(data, dict) else None

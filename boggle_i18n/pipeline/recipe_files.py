@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
+import os
 
 from .. import toml_cache
 from ..errors import RecipeError
-from ..resources import data_dir
+from ..folders import clean, data_folder, parent
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -26,48 +26,50 @@ def content_sha256(raw: dict[str, Any]) -> str:
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 
-def read_toml(path: Path) -> dict[str, Any]:
+def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     try:
         return toml_cache.read_toml(path)
     except toml_cache.TomlError as exc:
-        raise RecipeError(f"recipe {path}: {exc}") from None
+        raise RecipeError(f"recipe {clean(path)}: {exc}") from None
     except UnicodeDecodeError as exc:
         raise RecipeError(
-            f"recipe {path} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
+            f"recipe {clean(path)} is not UTF-8 (byte 0x{exc.object[exc.start]:02x} at offset {exc.start})"
         ) from None
     except RecursionError:
-        raise RecipeError(f"recipe {path}: nested too deeply") from None
+        raise RecipeError(f"recipe {clean(path)}: nested too deeply") from None
     except OSError as exc:
-        raise RecipeError(f"recipe {path}: {exc.strerror or exc}") from None
+        raise RecipeError(f"recipe {clean(path)}: {exc.strerror or exc}") from None
 
 
-def base_path(ref: str, child: Path) -> Path:
+def base_path(ref: str, child: str | os.PathLike[str]) -> str:
     """Where `extends = ref` points: a `.toml` path beside the child, a shipped recipe, or a preset."""
     if ref.endswith(".toml"):
-        return child.parent / ref
-    for folder in (data_dir("pipelines"), data_dir("pipelines") / "presets"):
-        candidate = folder / f"{ref}.toml"
-        if candidate.is_file():
+        return clean(os.path.join(parent(child), ref))
+    pipelines = data_folder("pipelines")
+    for folder in (pipelines, os.path.join(pipelines, "presets")):
+        candidate = os.path.join(folder, f"{ref}.toml")
+        if os.path.isfile(candidate):
             return candidate
-    raise RecipeError(f"recipe {child}: extends unknown recipe or preset {ref!r}")
+    raise RecipeError(f"recipe {clean(child)}: extends unknown recipe or preset {ref!r}")
 
 
-def merged_recipe(path: Path, seen: tuple[Path, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
+def merged_recipe(path: str | os.PathLike[str], seen: tuple[str, ...] = ()) -> tuple[dict[str, Any], tuple[str, ...]]:
     """The recipe at `path` with its bases applied (top-level keys replace the base's)."""
+    path = clean(path)  # as `Path` prints it: error messages name the file as the user gave it
     raw = read_toml(path)
     ref = raw.get("extends")
     if ref is None:
         return raw, ()
     if not isinstance(ref, str):
         raise RecipeError(f"recipe {path}: field 'extends' must be a string, not {ref!r}")
-    base = base_path(ref, path).resolve()
-    if base in seen or base == path.resolve():
+    base = os.path.realpath(base_path(ref, path))
+    if base in seen or base == os.path.realpath(path):
         raise RecipeError(f"recipe {path}: extends {ref!r} makes a cycle")
     if len(seen) > 8:
         raise RecipeError(f"recipe {path}: extends chain is too deep")
-    if not base.is_file():
+    if not os.path.isfile(base):
         raise RecipeError(f"recipe {path}: extends {ref!r}, but {base} is not there")
-    base_raw, chain = merged_recipe(base, (*seen, path.resolve()))
+    base_raw, chain = merged_recipe(base, (*seen, os.path.realpath(path)))
     merged = {k: v for k, v in base_raw.items() if k != "extends"}
     merged.update({k: v for k, v in raw.items() if k != "extends"})
     return merged, (ref, *chain)

@@ -1,0 +1,157 @@
+"""Where the store, the cache and the shipped data are, as plain strings, and the store's lock.
+
+The read path of a cold `solve` (find a language record, a dice set, a lexicon, read them)
+needs no `pathlib`: importing it (with `urllib.parse`, `ipaddress`, `fnmatch`) cost about
+16 million instructions, an eighth of the library's start-up. The functions here give what
+`str(Path(...))` would give; `storage.py` (safe writes, `store_dir`/`cache_dir` as `Path`)
+builds on them.
+"""
+
+from __future__ import annotations
+
+import os
+
+from .errors import BoggleI18nError, OutputError
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from types import TracebackType
+
+APP = "boggle-i18n"
+HOME_ENV = "BOGGLE_I18N_HOME"
+CACHE_ENV = "BOGGLE_I18N_CACHE"
+
+
+def clean(path: str | os.PathLike[str]) -> str:
+    """`str(Path(path))` on POSIX: repeated and trailing slashes and `.` parts dropped, `..` kept."""
+    text = os.fspath(path)
+    if not text:
+        return "."
+    root = "//" if text.startswith("//") and not text.startswith("///") else "/" if text.startswith("/") else ""
+    return root + "/".join(part for part in text.split("/") if part and part != ".") or "."
+
+
+def expand(path: str | os.PathLike[str]) -> str:
+    """`str(Path(path).expanduser())`."""
+    text = clean(path)
+    if text.startswith("~"):
+        expanded = os.path.expanduser(text)
+        if expanded.startswith("~"):
+            raise RuntimeError("Could not determine home directory.")  # as Path.expanduser
+        return clean(expanded)
+    return text
+
+
+def store_folder(override: str | os.PathLike[str] | None = None) -> str:
+    """The lexicon store: `override`, else $BOGGLE_I18N_HOME, else the user data folder."""
+    if override:
+        return expand(override)
+    env = os.environ.get(HOME_ENV)
+    if env:
+        return expand(env)
+    import platformdirs  # only without $BOGGLE_I18N_HOME: about 3 ms of a cold start
+
+    return clean(platformdirs.user_data_dir(APP))
+
+
+def cache_folder() -> str:
+    """Where downloaded raw word lists and checked parses are kept: $BOGGLE_I18N_CACHE or the user cache folder."""
+    env = os.environ.get(CACHE_ENV)
+    if env:
+        return expand(env)
+    import platformdirs
+
+    return clean(platformdirs.user_cache_dir(APP))
+
+
+_PACKAGE = os.path.dirname(os.path.realpath(__file__))
+_DATA: dict[str, str] = {}
+
+
+def data_folder(name: str) -> str:
+    """The folder of shipped data called `name` ("pipelines" or "lexicons"); see `resources.data_dir`."""
+    found = _DATA.get(name)
+    if found is None:
+        for candidate in (os.path.join(_PACKAGE, "_data", name), os.path.join(os.path.dirname(_PACKAGE), name)):
+            if os.path.isdir(candidate):
+                found = _DATA[name] = candidate
+                break
+        else:
+            raise BoggleI18nError(f"shipped data folder {name!r} is missing; reinstall boggle-i18n")
+    return found
+
+
+def listed(folder: str, suffix: str) -> dict[str, str]:
+    """The entries of `folder` named `*{suffix}`, by name without the suffix, in name order (as `Path.glob`
+    and `sorted` list them; an unreadable folder lists nothing, as `glob` does)."""
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return {}
+    return {stem(name): os.path.join(folder, name) for name in sorted(names) if name.endswith(suffix)}
+
+
+def stem(path: str | os.PathLike[str]) -> str:
+    """`Path(path).stem`."""
+    text = clean(path)
+    name = os.path.basename(text) if text != "." else ""  # Path(".") has no name
+    dot = name.rfind(".")
+    return name[:dot] if 0 < dot < len(name) - 1 else name
+
+
+class _StoreLock:
+    def __init__(self, folder: str | os.PathLike[str], shared: bool) -> None:
+        self.folder, self.shared, self.fd = folder, shared, -1
+
+    def __enter__(self) -> None:
+        import fcntl
+
+        if not self.shared:
+            os.makedirs(self.folder, exist_ok=True)
+        try:
+            self.fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | getattr(os, "O_CLOEXEC", 0))
+        except OSError as exc:
+            if self.shared:
+                return
+            raise OutputError(f"cannot lock {clean(self.folder)}: {exc.strerror or exc}") from None
+        try:
+            fcntl.flock(self.fd, fcntl.LOCK_SH if self.shared else fcntl.LOCK_EX)
+        except BaseException:
+            os.close(self.fd)
+            raise
+
+    def __exit__(
+        self, kind: type[BaseException] | None, exc: BaseException | None, trace: TracebackType | None
+    ) -> None:
+        if self.fd >= 0:
+            os.close(self.fd)  # closing releases the lock
+            self.fd = -1
+
+
+def store_lock(folder: str | os.PathLike[str], shared: bool = False) -> _StoreLock:
+    """Hold the store folder's lock (fcntl `flock` on the folder itself): exclusive for writers, shared for readers.
+
+    A build writes its trie and manifest as a pair under the exclusive lock, and a
+    load reads the pair under the shared one, so no reader meets one build's trie
+    beside another's manifest and two builds of one name never leave such a pair.
+    Locking the folder leaves no lock file behind and needs no write permission
+    (a read-only store is locked for reading too); the lock is held only for the
+    two renames, or the two reads. A reader that cannot open the folder reads unlocked.
+    """
+    return _StoreLock(folder, shared)
+
+
+def parent(path: str | os.PathLike[str]) -> str:
+    """`str(Path(path).parent)`."""
+    text = clean(path)
+    head = text.rpartition("/")[0]
+    if "/" not in text:
+        return "."
+    return head if head.strip("/") else text[: len(text) - len(text.lstrip("/"))] or head
+
+
+def with_suffix(path: str | os.PathLike[str], suffix: str) -> str:
+    """`str(Path(path).with_suffix(suffix))` for a path with a file name."""
+    text = clean(path)
+    head, slash, name = text.rpartition("/")
+    return f"{head}{slash}{stem(name)}{suffix}"
