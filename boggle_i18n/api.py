@@ -24,7 +24,6 @@ from .limits import check, clip
 from .record import dataclass
 from .scoring import Scoring
 from .solver.base import Rules, SolveResult, get_solver
-from .solver.scorer import lexicon_letters
 from .solving import with_lexicon_info
 from .spelling import spelling_of
 
@@ -194,6 +193,8 @@ def letter_distribution(
     if source is not None:
         distinct = sorted(source.faces - {""})
     elif lexicon is not None:
+        from .solver.scorer import lexicon_letters  # the batch layer: not on the solve path
+
         distinct = lexicon_letters(lexicon)  # Welsh: ll is one of the letters
     else:
         distinct = []

@@ -12,11 +12,12 @@ from collections.abc import Iterable, Iterator
 from ..board.board import Board, neighbours
 from ..spelling import spelling_of
 from .base import FoundWord, Rules, SolveResult, register_solver
-from .scorer import ReferenceScorer
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
     from typing import Any
+
+    from .scorer import ReferenceScorer
 
 
 class ReferenceSolver:
@@ -100,6 +101,8 @@ class ReferenceSolver:
 
     def prepare(self, lexicon: Any, rules: Rules, shape: tuple[int, int]) -> ReferenceScorer:
         """The batch contract over this engine (see `scorer.prepare_scorer`)."""
+        from .scorer import ReferenceScorer  # batches only: a single solve does not load the batch layer
+
         return ReferenceScorer(lexicon, rules, shape)
 
     def score_many(self, boards: Iterable[Board], lexicon: Any, rules: Rules) -> list[int]:
