@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import site
 import subprocess
 import sys
 from pathlib import Path
@@ -66,3 +68,44 @@ def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
         check=True,
     )
     assert int(bare.stdout) <= 2  # `import boggle_i18n` loads the package and nothing else of it
+
+
+# Modules a cold library solve must not load: each cost a cold start millions of instructions
+# (docs/performance.md, "Cold start"); dataclasses brings inspect, pathlib urllib.parse and ipaddress.
+NOT_ON_THE_SOLVE_PATH = (
+    *("dataclasses", "inspect", "tomllib", "typing", "pathlib", "subprocess", "shutil", "contextlib"),
+    *("tempfile", "platformdirs", "numpy", "boggle_i18n.storage", "boggle_i18n.solver.scorer"),
+)
+
+
+def test_library_solve_path_imports_none_of_the_heavy_modules(built_store: Path) -> None:
+    """The library's solve (choose the board, load the lexicon, solve, JSON) as the CLI calls it, run twice in a
+    bare interpreter (`-S`: an editable install's finder would load pathlib at start-up): the first run parses
+    the TOML files and checks the trie in a child, the second (a cold start as users meet it) loads none of
+    the modules above, and both print the same words."""
+    code = (
+        "import sys, json\n"
+        "from boggle_i18n.api import solve, load_lexicon\n"
+        "from boggle_i18n.solving import choose_board, solution_dict\n"
+        f"store = {str(built_store)!r}\n"
+        "chosen, parsed = choose_board('perslatgsineters', lexicon='en-enable2k', store=store)\n"
+        "lexicon = load_lexicon(chosen.require_lexicon(), store)\n"
+        "result = solve(parsed, lexicon, chosen.rules, lang=chosen.language.code, engine='reference')\n"
+        "data = solution_dict(chosen, result)\n"
+        "del data['seconds']\n"
+        "print(json.dumps({'solved': data, 'modules': sorted(sys.modules)}))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *site.getsitepackages()])}
+    runs = [
+        json.loads(
+            subprocess.run(
+                [sys.executable, "-S", "-c", code], capture_output=True, text=True, check=True, env=env
+            ).stdout
+        )
+        for _ in range(2)
+    ]
+    assert runs[0]["solved"] == runs[1]["solved"] and runs[1]["solved"]["score"] == 3625
+    assert "tomllib" in runs[0]["modules"]  # the first run parsed the TOML: the check below can fail
+    loaded = set(runs[1]["modules"])
+    assert loaded & {"boggle_i18n.api", "marisa_trie", "json"} == {"boggle_i18n.api", "marisa_trie", "json"}
+    assert not loaded & set(NOT_ON_THE_SOLVE_PATH), sorted(loaded & set(NOT_ON_THE_SOLVE_PATH))
