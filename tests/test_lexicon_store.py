@@ -56,6 +56,18 @@ def test_has_prefix(mini: Lexicon) -> None:
     assert mini.words_with_prefix("cat") == ["cat", "catalog", "cats"]
 
 
+@pytest.mark.parametrize("name", ["enable2k", "dutch"])
+def test_probes_yield_the_prefix_first_when_it_is_a_word(name: str, request: pytest.FixtureRequest) -> None:
+    """The reference solver takes `next(starting(prefix)) == prefix` as "prefix is a word" (`Lexicon.probes`)."""
+    lexicon: Lexicon = request.getfixturevalue(name)
+    contains, starting = lexicon.probes()
+    words = lexicon.keys()
+    assert all(next(starting(word)) == word for word in words)
+    prefixes = {word[:end] for word in words[::7] for end in range(1, len(word))}
+    assert all((next(starting(prefix)) == prefix) is contains(prefix) for prefix in prefixes)
+    assert any(not contains(prefix) for prefix in prefixes)
+
+
 def test_from_words() -> None:
     """An in-memory lexicon offers the same interface."""
     lexicon = Lexicon.from_words(["kat", "kater", "hond"], name="t")

@@ -32,14 +32,16 @@ class ReferenceSolver:
         faces = board.faces
         # The lexicon's own C-level calls where it offers them (`probes`): a 4x4 solve makes some
         # thousands of prefix tests; a Python method around each one cost 8-10% of the solve.
+        # `starting(prefix)` yields the words that start with `prefix`, the prefix itself first when it is a
+        # word (`Lexicon.probes`), so one call per step tells both whether to go on and whether it is a word.
         probes = getattr(lexicon, "probes", None)
         if probes is not None:
-            contains, starting = probes()
+            _, starting = probes()
         else:
             contains, has_prefix = lexicon.__contains__, lexicon.has_prefix
 
             def starting(prefix: str) -> Iterator[str]:
-                return iter((prefix,) if has_prefix(prefix) else ())
+                return iter((prefix,) if contains(prefix) else ("",) if has_prefix(prefix) else ())
 
         min_length = rules.min_length
         found: dict[str, tuple[int, ...]] = {}
@@ -60,22 +62,24 @@ class ReferenceSolver:
         def spells(word: str) -> bool:
             return plain or split(word) == [u for c in path for u in face_letters[c]]
 
-        def walk(cell: int, prefix: str, used: int) -> None:
+        def walk(cell: int, prefix: str, used: int, is_word: bool) -> None:
             nonlocal nodes
             nodes += 1
             path.append(cell)
-            if prefix not in found and length(prefix) >= min_length and contains(prefix) and spells(prefix):
+            if is_word and prefix not in found and length(prefix) >= min_length and spells(prefix):
                 found[prefix] = tuple(path)
             for nxt, face, bit in steps[cell]:
                 if not used & bit:
                     word = prefix + face
-                    if next(starting(word), None) is not None:  # some word starts with it
-                        walk(nxt, word, used | bit)
+                    first = next(starting(word), None)
+                    if first is not None:  # some word starts with it
+                        walk(nxt, word, used | bit, first == word)
             path.pop()
 
         for cell, face in enumerate(faces):
-            if face and next(starting(face), None) is not None:
-                walk(cell, face, 1 << cell)
+            first = next(starting(face), None) if face else None
+            if first is not None:
+                walk(cell, face, 1 << cell, first == face)
 
         cells = [board.position(cell) for cell in range(len(faces))]
         table: dict[int, int] = {}
