@@ -512,3 +512,27 @@ def test_dutch_plain_q_is_not_qu(dutch: Lexicon) -> None:
         w.word: w for w in api.solve(api.parse_board("qu/iz", lang="nl"), dutch, lang="nl", engine=SOLVER.name).words
     }
     assert len(found["quiz"].path) == 4
+
+
+class _PlainLexicon:
+    """A lexicon with only `in` and `has_prefix` (no `probes`): the reference solver's other path."""
+
+    def __init__(self, words: list[str]) -> None:
+        self.words = set(words)
+        self.prefixes = {word[:end] for word in words for end in range(1, len(word) + 1)}
+        self.name = "plain"
+        self.manifest: dict[str, object] = {}
+
+    def __contains__(self, word: object) -> bool:
+        return word in self.words
+
+    def has_prefix(self, prefix: str) -> bool:
+        return prefix in self.prefixes
+
+
+def test_a_lexicon_without_probes_finds_the_same_words(enable2k: Lexicon) -> None:
+    board = parse_board("pers/latg/sine/ters", {})
+    rules = Rules(min_length=3, scoring=get_scoring("classic-4x4"))
+    marisa = ReferenceSolver().solve(board, enable2k, rules)
+    plain = ReferenceSolver().solve(board, _PlainLexicon(enable2k.words_with_prefix("")), rules)
+    assert marisa.score == plain.score == 3625 and marisa.words == plain.words
