@@ -5,13 +5,13 @@ from __future__ import annotations
 import errno
 import functools
 import json
+import os
 import sys
 import time
 
 from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
-from ..storage import STDOUT, write_output
 from .errors import exit_code, os_error_message, say_interrupted
 from .framework import Exit, Option, echo
 
@@ -105,18 +105,33 @@ def emit(text: str, output: Path | None = None) -> None:
     """
     if not text.endswith("\n"):
         text += "\n"
-    if output is None or str(output) == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_output(output, text)
-    except BoggleI18nError:
-        # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes to stdout.
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        raise
-    note(f"wrote {output}")
+    if output is not None:  # the file-writing rules load only when a file is asked for (not on a plain solve)
+        from ..storage import STDOUT, write_output
+
+        if str(output) != STDOUT:
+            try:
+                write_output(output, text)
+            except BoggleI18nError:
+                # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes
+                # to stdout.
+                _to_stdout(text)
+                raise
+            note(f"wrote {output}")
+            return
+    _to_stdout(text)
+
+
+def _to_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def check_output(output: str | os.PathLike[str] | None) -> None:
+    """`storage.check_output` before the work, its module loaded only when there is an `--output` to check."""
+    if output is not None:
+        from ..storage import check_output as check
+
+        check(output)
 
 
 def to_json(data: Any, *, depth: int = 2) -> str:

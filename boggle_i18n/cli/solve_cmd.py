@@ -12,9 +12,8 @@ from ..language.selection import Selection
 from ..limits import MAX_LINE, clip
 from ..solver.base import get_solver
 from ..solving import choose_board, solution_dict
-from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
+from .common import OutputOption, StoreOption, check_output, emit, load_or_build, to_json, warn
 from .framework import Argument, Option
 
 TYPE_CHECKING = False
