@@ -32,6 +32,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 SOURCE = REPO.parent / "shared" / "data" / "lexicons" / "en-enable2k.txt"
 SOLVE = "boggle-i18n solve perslatgsineters --lexicon en-enable2k --json"
+# A board as people play them: `boggle-i18n random --lang en --seed 1` (166 points, 122 words), beside the densest
+# known 4x4 above (3,625 points, 1,045 words), whose walk and JSON are the dearest a 4x4 solve can be.
+TYPICAL = "ane[qu]/duks/yhra/oeea"
 
 
 def install_kind() -> str:
@@ -78,6 +81,7 @@ def main() -> None:
             "python -c 'import boggle_i18n'": [py, "-c", "import boggle_i18n"],
             "boggle-i18n --version": [exe, "--version"],
             "python -c 'import boggle_i18n.cli.solve_cmd'": [py, "-c", "import boggle_i18n.cli.solve_cmd"],
+            f"boggle-i18n solve {TYPICAL} --lexicon en-enable2k --json": [exe, "solve", TYPICAL, *SOLVE.split()[3:]],
             SOLVE: [exe, "solve", "perslatgsineters", "--lexicon", "en-enable2k", "--json"],
         }
         for command in runs.values():  # once each first: bytecode written, files in the page cache
@@ -97,9 +101,10 @@ def main() -> None:
     for name in runs:
         ms, used = statistics.median(times[name]) * 1e3, statistics.median(cpu[name]) * 1e3
         print(f"{name:66} {ms:>8.1f} {ms / 1e3 / base:>7.2f} {used:>7.1f} {used / 1e3 / base_cpu:>7.2f}")
-    solve, solve_cpu = statistics.median(times[SOLVE]), statistics.median(cpu[SOLVE])
-    ratios = f"{solve / base:.2f}x wall, {solve_cpu / base_cpu:.2f}x CPU"
-    print(f"cold solve / python -c pass: {ratios} (target: at most 4x)")
+    for label, name in (("densest 4x4", SOLVE), ("typical 4x4", next(n for n in runs if TYPICAL in n))):
+        wall, used = statistics.median(times[name]), statistics.median(cpu[name])
+        ratios = f"{wall / base:.2f}x wall, {used / base_cpu:.2f}x CPU"
+        print(f"cold solve ({label}) / python -c pass: {ratios} (target: at most 4x)")
     print("load average (1, 5, 15 min) at the end: " + ", ".join(f"{x:.1f}" for x in os.getloadavg()))
 
 
