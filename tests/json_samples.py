@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from typer.testing import CliRunner
+from boggle_i18n.cli.testing import CliRunner
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures"
 MINI_EN = FIXTURES / "mini-en.txt"

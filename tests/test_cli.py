@@ -1,4 +1,4 @@
-"""The `boggle-i18n` command line, driven through Typer's CliRunner."""
+"""The `boggle-i18n` command line, driven through its in-process runner (boggle_i18n.cli.testing)."""
 
 from __future__ import annotations
 
@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES, REPO
-from typer.testing import CliRunner
 
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 
 COMMANDS = ["build-lexicon", "lexicons", "dice", "random", "solve"]
 BOARD = "perslatgsineters"

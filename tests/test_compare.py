@@ -12,12 +12,12 @@ from typing import Any
 
 import numpy as np
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.api import letter_distribution, parse_board, solve
 from boggle_i18n.board.dice import DiceSet, get_dice
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.compare import (
     BoardSource,
     compare,

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO, require_file, require_recipe_tools
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.frequency import coverage
 from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.lookup import lookup

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import REPO
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoggleI18nError, RecipeError
 from boggle_i18n.frequency import coverage, top_words
 from boggle_i18n.language.records import get_language, languages

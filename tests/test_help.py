@@ -5,9 +5,9 @@ from __future__ import annotations
 import re
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 
 runner = CliRunner()
 COMMANDS = ["build-lexicon", "lexicons", "dice", "random", "solve", "compare"]

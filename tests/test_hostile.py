@@ -15,11 +15,11 @@ from typing import Any
 
 import pytest
 from conftest import FIXTURES
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
 from boggle_i18n.batch import Block, read_blocks
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoardError
 from boggle_i18n.pipeline import runner as stage_runner
 

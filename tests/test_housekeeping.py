@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.housekeeping import prune_caches, remove_lexicon
 from boggle_i18n.solver import compiled
 

@@ -10,9 +10,8 @@ from typing import Any
 import jsonschema
 import pytest
 from json_samples import VARIANTS, command_outputs
-from typer.main import get_command
 
-from boggle_i18n.cli import app
+from boggle_i18n.cli import COMMANDS, app, load_command
 
 REPO = Path(__file__).resolve().parent.parent
 SCHEMAS = REPO / "docs" / "json"
@@ -114,28 +113,19 @@ PLACEHOLDERS = {
 
 
 def test_every_option_has_its_one_placeholder() -> None:
-    group = get_command(app)
     seen = []
-    for name in group.list_commands(None):  # type: ignore[attr-defined]
-        command = group.get_command(None, name)  # type: ignore[attr-defined]
-        for param in command.params:
-            if (
-                getattr(param, "is_flag", False)
-                or not getattr(param, "opts", None)
-                or param.param_type_name != "option"
-            ):
+    for name in COMMANDS:
+        for spec in load_command(name).specs:
+            if spec.kind != "option" or spec.flag:
                 continue
-            option = max(param.opts, key=len)
-            if option == "--help":
-                continue
-            seen.append((name, option, param.metavar))
+            seen.append((name, max(spec.names, key=len), spec.param.metavar))
     wrong = [s for s in seen if PLACEHOLDERS.get(s[1]) != s[2]]
     assert not wrong, wrong
 
 
 @pytest.mark.parametrize("command", ["solve", "score", "optimize", "compare", "random", "paths", "results"])
 def test_help_shows_no_click_type_labels(command: str) -> None:
-    from typer.testing import CliRunner
+    from boggle_i18n.cli.testing import CliRunner
 
     text = CliRunner().invoke(app, [command, "--help"]).stdout
     assert "<str>" not in text and "<int" not in text and "<float" not in text and "<path>" not in text, text

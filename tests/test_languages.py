@@ -7,11 +7,11 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n import Lexicon
 from boggle_i18n.board.dice import dice_sets
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import LanguageError, SourceError
 from boggle_i18n.language.records import _load, get_language, languages
 from boggle_i18n.pipeline import load_recipe, recipe_names, resolve_source

@@ -9,9 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from boggle_i18n.cli import COMMANDS, app, load_command
+from boggle_i18n.cli.testing import CliRunner
 
 runner = CliRunner()
 
@@ -47,7 +46,8 @@ def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
         "except SystemExit:\n"
         "    pass\n"
         "print('\"score\": 3625' in out.getvalue())\n"
-        "print(sorted(m for m in sys.modules if m.split('.')[0] in ('numpy', 'numba', 'boggle_i18n')))\n"
+        "tops = ('numpy', 'numba', 'boggle_i18n', 'typer', 'click')\n"
+        "print(sorted(m for m in sys.modules if m.split('.')[0] in tops))\n"
         "from boggle_i18n.language import records\n"
         "from boggle_i18n.board import dice\n"
         "print(records._record.cache_info().currsize, dice._dice_set.cache_info().currsize)\n"
@@ -56,7 +56,16 @@ def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
     assert out[0] == "True"
     loaded = set(json.loads(out[1].replace("'", '"')))
     assert "boggle_i18n.cli.solve_cmd" in loaded
-    heavy = {"numpy", "numba", "boggle_i18n.optimize", "boggle_i18n.prove", "boggle_i18n.web", "boggle_i18n.compare"}
+    heavy = {
+        "numpy",
+        "numba",
+        "typer",
+        "click",
+        "boggle_i18n.optimize",
+        "boggle_i18n.prove",
+        "boggle_i18n.web",
+        "boggle_i18n.compare",
+    }
     heavy |= {f"boggle_i18n.pipeline.{module}" for module in ("recipe", "stages", "runner", "sources")}
     others = {f"boggle_i18n.cli.{module}" for module in COMMANDS.values()} - {"boggle_i18n.cli.solve_cmd"}
     assert not loaded & (heavy | others), loaded & (heavy | others)

@@ -6,10 +6,10 @@ import json
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoggleI18nError, LanguageError
 from boggle_i18n.lookup import lookup
 

@@ -137,9 +137,8 @@ def test_upper_sorbian_ch_and_dz_are_one_face_each_both_ways(tmp_path: Path) -> 
     import shutil
     import subprocess
 
-    from typer.testing import CliRunner
-
     from boggle_i18n.cli import app
+    from boggle_i18n.cli.testing import CliRunner
 
     if not (Path("/usr/lib/aspell/hsb.rws").is_file() and shutil.which("aspell")):
         if CI:

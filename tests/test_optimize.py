@@ -544,9 +544,8 @@ def test_reference_engine_finds_the_same_boards() -> None:
 
 @pytest.mark.parametrize("command", ["optimize", "results"])
 def test_command_help(command: str) -> None:
-    from typer.testing import CliRunner
-
     from boggle_i18n.cli import app
+    from boggle_i18n.cli.testing import CliRunner
 
     result = CliRunner().invoke(app, [command, "--help"])
     assert result.exit_code == 0 and "Usage" in result.output

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 from conftest import FIXTURES
-from typer.testing import CliRunner
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.storage import write_file
 
 MINI_EN = FIXTURES / "mini-en.txt"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import json
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n.board.paths import count_paths
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoggleI18nError
 
 runner = CliRunner()

@@ -634,9 +634,8 @@ def mini_store(tmp_path: Path) -> Path:
 
 
 def _invoke(*args: str) -> object:
-    from typer.testing import CliRunner
-
     from boggle_i18n.cli import app
+    from boggle_i18n.cli.testing import CliRunner
 
     return CliRunner().invoke(app, list(args))
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 from conftest import shared_file
-from typer.testing import CliRunner
 
 from boggle_i18n import build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import LexiconError, RecipeError
 from boggle_i18n.lexicon.ensure import ensure_lexicon
 from boggle_i18n.pipeline.recipe import load_recipe, recipe_names

@@ -5,10 +5,9 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from boggle_i18n import build_lexicon
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.optimize.results import load_results
 from boggle_i18n.optimize.stale import check_runs
 

@@ -6,11 +6,10 @@ import json
 from collections import Counter
 from pathlib import Path
 
-from typer.testing import CliRunner
-
 from boggle_i18n import get_dice, roll
 from boggle_i18n.board.notation import parse_board
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.rolls import board_source, roll_lines
 
 runner = CliRunner()

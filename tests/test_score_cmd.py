@@ -8,11 +8,11 @@ import random
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n import api
 from boggle_i18n.batch import BatchSettings, LineScorer, read_blocks, score_stream
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.lexicon.store import Lexicon
 
 runner = CliRunner()

@@ -9,9 +9,9 @@ import sys
 from pathlib import Path
 
 import pytest
-from typer.testing import CliRunner
 
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoggleI18nError
 from boggle_i18n.prove import shipped
 from boggle_i18n.prove.shipped import SHIPPED, bundle, load_records, write_bundle

@@ -16,10 +16,10 @@ import pytest
 
 pytest.importorskip("starlette", reason="the [web] extra is not installed")
 from starlette.testclient import TestClient
-from typer.testing import CliRunner
 from web_support import make_web_store
 
 from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import CODES
 from boggle_i18n.web import create_app
 

@@ -1,21 +1,30 @@
-"""The `boggle-i18n` command: a thin Typer layer over the library.
+"""The `boggle-i18n` command: a thin layer over the library, on the project's own small framework.
 
 Commands load lazily: `COMMANDS` names the module that defines each one, and
-the group imports a command's module only when that command runs (or when the
-help lists every command), so `boggle-i18n solve` never imports the optimiser,
-the prover, the web server or the build pipeline's command modules.
+`app` imports a command's module only when that command runs (or when the help
+lists every command), so `boggle-i18n solve` never imports the optimiser, the
+prover, the web server or the build pipeline's command modules. Each command is
+declared once, in its module (`@app.command`, see `framework.py`), and its
+help, parsing and checks all come from that one declaration.
 """
 
 from __future__ import annotations
 
 import gc
 import importlib
-from typing import Any
-
-import typer
+import sys
 
 from .. import __version__
-from .errors import OneLineErrorGroup
+from .errors import run_reporting
+from .framework import Command, HelpRequested, UsageError, echo
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from typing import Any
+
+PROG = "boggle-i18n"
+ABOUT = "Multilingual Boggle: build lexicons from raw word lists, roll and solve boards."
 
 # Command -> the module of this package that defines it (with `@app.command`), in the help's order.
 COMMANDS = {
@@ -35,69 +44,83 @@ COMMANDS = {
     "serve": "serve_cmd",
     "solve": "solve_cmd",
 }
+GLOBAL_OPTIONS = (("--version", "Show the version."),)
 
 
-class LazyGroup(OneLineErrorGroup):
-    """The top-level group: one `Error:` line for every error, and each command loaded when it is asked for."""
+class App:
+    """The command group: commands register here when their module is imported."""
 
-    def list_commands(self, ctx: Any) -> list[str]:
-        return list(COMMANDS)
+    def __init__(self) -> None:
+        self.commands: dict[str, Command] = {}
 
-    def get_command(self, ctx: Any, cmd_name: str) -> Any:
-        command = self.commands.get(cmd_name)
-        if command is None and cmd_name in COMMANDS:
-            command = self.commands[cmd_name] = load_command(cmd_name)
-        return command
+    def command(self, name: str) -> Callable[[Callable[..., Any]], Callable[..., Any]]:
+        """Register the decorated function as the command `name`."""
+
+        def register(function: Callable[..., Any]) -> Callable[..., Any]:
+            self.commands[name] = Command(name, function)
+            return function
+
+        return register
+
+    def __call__(self, args: Sequence[str] | None = None) -> None:
+        """Run the command line `args` (default: `sys.argv[1:]`) and exit with its code."""
+        run_reporting(lambda: self.run(list(sys.argv[1:] if args is None else args)))
+
+    def run(self, args: list[str]) -> int | None:
+        """Parse the group's own options, then run the command named (a UsageError when there is none)."""
+        while args and args[0].startswith("-"):
+            option = args.pop(0)
+            if option == "--version":
+                echo(f"{PROG} {__version__}")
+                return 0
+            if option == "--help":
+                return self.show_help()
+            raise UsageError(f"No such option: {option}")
+        if not args:  # bare `boggle-i18n`: the help
+            return self.show_help()
+        name = args.pop(0)
+        if name not in COMMANDS:
+            raise UsageError(f"No such command '{name}'.")
+        command = load_command(name)
+        try:
+            parsed = command.parse(args)
+        except HelpRequested:
+            from .help import command_help
+
+            echo(command_help(PROG, command))
+            return 0
+        command.function(**parsed)
+        return 0
+
+    def show_help(self) -> int:
+        from .help import group_help
+
+        echo(group_help(PROG, ABOUT, GLOBAL_OPTIONS, [load_command(name) for name in COMMANDS]))
+        return 0
 
 
-def load_command(name: str) -> Any:
-    """The Click command `name`: its module imported (which registers it on `app`), then converted by Typer.
+app = App()
+
+
+def load_command(name: str) -> Command:
+    """The command `name`, its module imported (which registers it on `app`).
 
     The collector is paused meanwhile, as `launch.main` does for the command line itself: the command's
     modules (for `solve` most of the library) allocate only what lives for the whole run, and collections
     during that import cost a cold `solve` about 8 ms. What they leave is frozen out of later collections.
     """
-    from typer.main import get_command_from_info
-
-    from .help import plain_help
-
+    command = app.commands.get(name)
+    if command is not None:
+        return command
     enabled = gc.isenabled()
     gc.disable()
     try:
         importlib.import_module(f".{COMMANDS[name]}", __name__)
-        info = next(i for i in app.registered_commands if i.name == name)
-        plain_help(info)
-        return get_command_from_info(
-            info, pretty_exceptions_short=app.pretty_exceptions_short, rich_markup_mode=app.rich_markup_mode
-        )
     finally:
         if enabled:
             gc.freeze()
             gc.enable()
-
-
-app = typer.Typer(
-    name="boggle-i18n",
-    cls=LazyGroup,  # every user-caused error, usage errors included, is one `Error:` line
-    help="Multilingual Boggle: build lexicons from raw word lists, roll and solve boards.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode=None,  # plain help: rich markup would eat [qu] and [default: ...]
-)
-
-
-def _version(value: bool) -> None:
-    if value:
-        typer.echo(f"boggle-i18n {__version__}")
-        raise typer.Exit()
-
-
-@app.callback()
-def _main(
-    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Show the version."),
-) -> None:
-    """Multilingual Boggle: build lexicons from raw word lists, roll and solve boards."""
+    return app.commands[name]
 
 
 def main() -> None:

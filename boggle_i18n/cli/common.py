@@ -5,31 +5,32 @@ from __future__ import annotations
 import errno
 import functools
 import json
+import os
 import sys
 import time
-from collections.abc import Callable
-from contextlib import nullcontext
-from pathlib import Path
-from typing import Any, TypeVar
-
-import typer
 
 from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
-from ..storage import STDOUT, write_output
 from .errors import exit_code, os_error_message, say_interrupted
+from .framework import Exit, Option, echo
 
-F = TypeVar("F", bound=Callable[..., Any])
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: `typing`, `pathlib` and `contextlib` are not on a cold solve's path
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any, TypeVar
+
+    F = TypeVar("F", bound=Callable[..., Any])
 
 
-def fail(message: str, code: int = 1) -> typer.Exit:
+def fail(message: str, code: int = 1) -> Exit:
     """Print `Error: message` on stderr and return the exit to raise (`interrupted`: said once, exit 130)."""
     if code == 130:
         say_interrupted()
     else:
-        typer.echo(f"Error: {message}", err=True)
-    return typer.Exit(code)
+        echo(f"Error: {message}", err=True)
+    return Exit(code)
 
 
 def handle_errors(command: F) -> F:
@@ -57,12 +58,12 @@ def handle_errors(command: F) -> F:
 
 def note(message: str) -> None:
     """Progress and seeds go to stderr, so stdout stays clean for results."""
-    typer.echo(message, err=True)
+    echo(message, err=True)
 
 
 def warn(message: str) -> None:
     """A result that may not be what the user meant: one `Warning:` line on stderr."""
-    typer.echo(f"Warning: {message}", err=True)
+    echo(f"Warning: {message}", err=True)
 
 
 def building_note(name: str, seconds: float | None = None) -> None:
@@ -80,13 +81,16 @@ def load_or_build(name: str, store: Path | None) -> Lexicon:
     """
     built: list[str] = []
     started = time.perf_counter()
-    status: Any = nullcontext()
+    status: Any = None
     if sys.stderr.isatty():
         from rich.console import Console
 
         status = Console(stderr=True).status(f"loading lexicon {name}...")  # a build, if any, is said after
-    with status:
+    if status is None:
         lexicon = load_lexicon(name, store, on_build=built.append)
+    else:
+        with status:
+            lexicon = load_lexicon(name, store, on_build=built.append)
     if built:
         building_note(built[0], time.perf_counter() - started)
     return lexicon
@@ -101,18 +105,33 @@ def emit(text: str, output: Path | None = None) -> None:
     """
     if not text.endswith("\n"):
         text += "\n"
-    if output is None or str(output) == STDOUT:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    try:
-        write_output(output, text)
-    except BoggleI18nError:
-        # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes to stdout.
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        raise
-    note(f"wrote {output}")
+    if output is not None:  # the file-writing rules load only when a file is asked for (not on a plain solve)
+        from ..storage import STDOUT, write_output
+
+        if str(output) != STDOUT:
+            try:
+                write_output(output, text)
+            except BoggleI18nError:
+                # Checked before the work (`check_output`), yet it failed now: the result is not lost, it goes
+                # to stdout.
+                _to_stdout(text)
+                raise
+            note(f"wrote {output}")
+            return
+    _to_stdout(text)
+
+
+def _to_stdout(text: str) -> None:
+    sys.stdout.write(text)
+    sys.stdout.flush()
+
+
+def check_output(output: str | os.PathLike[str] | None) -> None:
+    """`storage.check_output` before the work, its module loaded only when there is an `--output` to check."""
+    if output is not None:
+        from ..storage import check_output as check
+
+        check(output)
 
 
 def to_json(data: Any, *, depth: int = 2) -> str:
@@ -160,7 +179,7 @@ def _one_line_each(values: list[Any]) -> list[str]:
     return [json.dumps(value, ensure_ascii=False) for value in values]
 
 
-StoreOption = typer.Option(
+StoreOption = Option(
     None,
     "--store",
     metavar="DIR",
@@ -168,7 +187,7 @@ StoreOption = typer.Option(
     show_default=False,
 )
 
-OutputOption = typer.Option(
+OutputOption = Option(
     None,
     "--output",
     "-o",

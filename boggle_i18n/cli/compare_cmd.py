@@ -6,8 +6,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-import typer
-
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 
@@ -16,6 +14,7 @@ if TYPE_CHECKING:
 
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json
+from .framework import Argument, Option
 from .render import counted
 
 
@@ -65,25 +64,25 @@ def summary_line(
 @app.command("compare")
 @handle_errors
 def compare_cmd(
-    langs: list[str] = typer.Argument(..., metavar="LANG", help="Language codes (see `boggle-i18n languages`)."),
-    size: str = typer.Option("4x4", "--size", metavar="RxC", help="Board size."),
-    boards: int = typer.Option(1000, "--boards", "-n", metavar="N", help="Random boards per language."),
-    seed: int = typer.Option(0, "--seed", metavar="N", help="Seed; each language's seed is derived from it."),
-    optimize_time: float | None = typer.Option(
+    langs: list[str] = Argument(..., metavar="LANG", help="Language codes (see `boggle-i18n languages`)."),
+    size: str = Option("4x4", "--size", metavar="RxC", help="Board size."),
+    boards: int = Option(1000, "--boards", "-n", metavar="N", help="Random boards per language."),
+    seed: int = Option(0, "--seed", metavar="N", help="Seed; each language's seed is derived from it."),
+    optimize_time: float | None = Option(
         None,
         "--optimize-time",
         metavar="SECONDS",
         help="Also run the optimizer for SECONDS seconds per language and report its best board.",
         show_default=False,
     ),
-    plot: Path | None = typer.Option(
+    plot: Path | None = Option(
         None,
         "--plot",
         metavar="FILE",
         help="Write score distributions per language to FILE (.png or .svg; needs the [plot] extra).",
         show_default=False,
     ),
-    roll: str | None = typer.Option(
+    roll: str | None = Option(
         None,
         "--roll",
         metavar="letters|dice|own",
@@ -94,14 +93,14 @@ def compare_cmd(
         "dice or letters and rules), and the table says so.",
         show_default=False,
     ),
-    tier: str = typer.Option(
+    tier: str = Option(
         "full",
         "--tier",
         metavar="full|common",
         help="Lexicon tier: the full default lexicon, or its common-words tier (NAME-common: words at least "
         "Zipf 3 frequent in wordfreq; needs the [frequency] extra); languages without one reported apart.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
+    json_out: bool = Option(False, "--json", help="JSON: every figure, and every board rolled with its score."),
     store: Path | None = StoreOption,
 ) -> None:
     """Compare languages on one basis: roll N boards per language (every language's dice set of that size

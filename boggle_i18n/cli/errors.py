@@ -1,11 +1,10 @@
 """One `Error:` line for every error a user can cause, whichever layer notices it.
 
-Click (inside Typer) reports usage errors (`--min-length 0`, a missing argument,
-an unknown option) itself, as a usage block or a boxed panel. This group runs the
-command line with Click's own error printing off and prints every error the same
-way instead: `Error: <message>` on stderr, exit 2 for usage errors, 1 for the
-rest (the library's `BoggleI18nError`s, unreadable or unwritable files), 130 on
-Ctrl-C. New commands get this without doing anything.
+`run_reporting` runs the command line and prints every error the same way:
+`Error: <message>` on stderr, exit 2 for usage errors (an unknown option, a
+missing argument, `--min-length 0`), 1 for the rest (the library's
+`BoggleI18nError`s, unreadable or unwritable files), 130 on Ctrl-C. New commands
+get this without doing anything.
 """
 
 from __future__ import annotations
@@ -14,23 +13,15 @@ import errno
 import io
 import os
 import sys
-from collections.abc import Sequence
-from typing import Any, NoReturn
-
-import typer
-from typer.core import TyperGroup
 
 from ..errors import BoggleI18nError, LimitError
 from ..limits import clip
+from .framework import Exit, UsageError, echo
 
-
-def _base(name: str) -> type[Exception]:
-    """Click's exception class `name`, found from the one Typer re-exports (Typer may vendor Click)."""
-    return next(c for c in typer.BadParameter.__mro__ if c.__name__ == name)
-
-
-ClickException = _base("ClickException")
-UsageError = _base("UsageError")
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from typing import Any, NoReturn
 
 
 def one_line(text: str) -> str:
@@ -45,7 +36,7 @@ def say_interrupted() -> None:
     """`Error: interrupted` on stderr, once however many layers see the Ctrl-C."""
     if not _INTERRUPTED["said"]:
         _INTERRUPTED["said"] = True
-        typer.echo("Error: interrupted", err=True)
+        echo("Error: interrupted", err=True)
 
 
 def exit_with_error(message: str, code: int = 1) -> NoReturn:
@@ -54,7 +45,7 @@ def exit_with_error(message: str, code: int = 1) -> NoReturn:
         say_interrupted()
         _silence_stderr()  # the one line is said: a worker pool's threads dying with the process add nothing
     else:
-        typer.echo(f"Error: {one_line(message)}", err=True)
+        echo(f"Error: {one_line(message)}", err=True)
     sys.exit(code)
 
 
@@ -69,61 +60,35 @@ def os_error_message(exc: OSError) -> str:
     return f"{reason}: {clip(str(exc.filename))}" if exc.filename else reason
 
 
-class OneLineErrorGroup(TyperGroup):
-    """The top-level group: runs Click without its error printing, and prints each error as one line."""
-
-    def main(  # type: ignore[override]
-        self,
-        args: Sequence[str] | None = None,
-        prog_name: str | None = None,
-        complete_var: str | None = None,
-        standalone_mode: bool = True,
-        **extra: Any,
-    ) -> Any:
-        _INTERRUPTED["said"] = False  # one command line, one report (tests run many in one process)
-        guard_streams()
-        if not standalone_mode:  # a caller that handles errors itself
-            return super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        try:
-            code = super().main(args, prog_name, complete_var, standalone_mode=False, **extra)
-        except ClickException as exc:
-            ctx = getattr(exc, "ctx", None)
-            if type(exc).__name__ == "NoArgsIsHelpError" and ctx is not None:  # bare `boggle-i18n`: show the help
-                typer.echo(ctx.get_help())
-                sys.exit(0)
-            exit_with_error(exc.format_message(), exc.exit_code)  # type: ignore[attr-defined]
-        except BoggleI18nError as exc:
-            exit_with_error(str(exc), exit_code(exc))
-        except OSError as exc:
-            if exc.errno == errno.EPIPE:  # `boggle-i18n dice | head -1`: the reader left, nothing to say
-                _silence_stdout()
-                sys.exit(1)
-            exit_with_error(os_error_message(exc))
-        except (KeyboardInterrupt, typer.Abort):
-            exit_with_error("interrupted", 130)
-        except EOFError:
-            exit_with_error("end of input", 1)
-        except MemoryError:  # the machine ran out while a command worked: said, not a traceback
-            exit_with_error("out of memory: this command needs more memory than is free here", 1)
-        except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii and a word with an accent
-            exit_with_error(
-                f"standard output's encoding ({exc.encoding}) cannot write {exc.object[exc.start : exc.end]!r}; "
-                "set PYTHONIOENCODING=utf-8 or a UTF-8 locale"
-            )
-        if code == 130:  # Typer turns a Ctrl-C outside a command (parsing options) into a silent exit 130
-            say_interrupted()
-        sys.exit(code if isinstance(code, int) else 0)
-
-    def invoke(self, ctx: Any) -> Any:
-        """Run the command; Ctrl-C anywhere in it is `Error: interrupted` and exit 130.
-
-        Typer turns a KeyboardInterrupt into a silent exit 130 before `main` sees it,
-        so it is caught here, on its way out of the command, to say so as every command does.
-        """
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            exit_with_error("interrupted", 130)
+def run_reporting(run: Callable[[], int | None]) -> NoReturn:
+    """Run the command line and exit: every error a user can cause is one `Error:` line (see the module)."""
+    _INTERRUPTED["said"] = False  # one command line, one report (tests run many in one process)
+    guard_streams()
+    try:
+        code = run() or 0
+    except Exit as exc:
+        code = exc.exit_code
+    except UsageError as exc:
+        exit_with_error(str(exc), exc.exit_code)
+    except BoggleI18nError as exc:
+        exit_with_error(str(exc), exit_code(exc))
+    except OSError as exc:
+        if exc.errno == errno.EPIPE:  # `boggle-i18n dice | head -1`: the reader left, nothing to say
+            _silence_stdout()
+            sys.exit(1)
+        exit_with_error(os_error_message(exc))
+    except KeyboardInterrupt:
+        exit_with_error("interrupted", 130)
+    except EOFError:
+        exit_with_error("end of input", 1)
+    except MemoryError:  # the machine ran out while a command worked: said, not a traceback
+        exit_with_error("out of memory: this command needs more memory than is free here", 1)
+    except UnicodeEncodeError as exc:  # PYTHONIOENCODING=ascii and a word with an accent
+        exit_with_error(
+            f"standard output's encoding ({exc.encoding}) cannot write {exc.object[exc.start : exc.end]!r}; "
+            "set PYTHONIOENCODING=utf-8 or a UTF-8 locale"
+        )
+    sys.exit(code)
 
 
 class ClosedStream(io.TextIOBase):

@@ -5,10 +5,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from . import app
 from .common import StoreOption, emit, handle_errors, to_json
+from .framework import Option
 from .render import counted, isolate
 
 
@@ -45,7 +44,7 @@ def languages_table(entries: list[dict[str, Any]]) -> str:
 @handle_errors
 def languages_cmd(
     store: Path | None = StoreOption,
-    json_out: bool = typer.Option(False, "--json", help="Print the languages as JSON."),
+    json_out: bool = Option(False, "--json", help="Print the languages as JSON."),
 ) -> None:
     """List every language: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
     from ..language.overview import language_overview  # recipes and store scan: only when the command runs

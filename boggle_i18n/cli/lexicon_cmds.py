@@ -7,8 +7,6 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..board.dice import dice_sets
 from ..housekeeping import cache_bytes
 from ..language.records import get_language, languages
@@ -18,6 +16,7 @@ from ..pipeline.recipe import load_recipe, recipe_names
 from ..storage import store_dir
 from . import app
 from .common import StoreOption, emit, note, to_json
+from .framework import Argument, Option
 from .render import counted
 
 
@@ -94,13 +93,13 @@ def _progress():  # type: ignore[no-untyped-def]
 
 @app.command("build-lexicon")
 def build_lexicon_cmd(
-    name: str = typer.Argument(
+    name: str = Argument(
         ...,
         metavar="RECIPE",
         help="Recipe name (see `boggle-i18n lexicons`) or path to a recipe .toml.",
         show_default=False,
     ),
-    source: Path | None = typer.Option(
+    source: Path | None = Option(
         None,
         "--source",
         metavar="FILE",
@@ -108,20 +107,20 @@ def build_lexicon_cmd(
         show_default=False,
     ),
     store: Path | None = StoreOption,
-    save_as: str | None = typer.Option(
+    save_as: str | None = Option(
         None,
         "--as",
         metavar="NAME",
         help=f"Store the result under another name (e.g. for your own list); a name is {NAME_RULE}.",
         show_default=False,
     ),
-    encoding: str | None = typer.Option(
+    encoding: str | None = Option(
         None, "--encoding", metavar="CODEC", help="Override the recipe's source encoding.", show_default=False
     ),
-    no_download: bool = typer.Option(
+    no_download: bool = Option(
         False, "--no-download", help="Never download; use --source, the cache or a system list."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the manifest as JSON."),
+    json_out: bool = Option(False, "--json", help="Print the manifest as JSON."),
 ) -> None:
     """Build a lexicon: raw list -> the recipe's stages -> MARISA trie + manifest in the store."""
     context, progress, on_bytes = _progress()
@@ -185,7 +184,7 @@ def size_text(n: int) -> str:
 @app.command("lexicons")
 def lexicons_cmd(
     store: Path | None = StoreOption,
-    json_out: bool = typer.Option(False, "--json", help="Print recipes and built lexicons as JSON."),
+    json_out: bool = Option(False, "--json", help="Print recipes and built lexicons as JSON."),
 ) -> None:
     """List the shipped recipes and the lexicons built in the store (broken manifests too, with why)."""
     recipes = [load_recipe(n) for n in recipe_names()]
@@ -230,7 +229,7 @@ def lexicons_cmd(
 
 @app.command("remove-lexicon")
 def remove_lexicon_cmd(
-    names: list[str] | None = typer.Argument(
+    names: list[str] | None = Argument(
         None, metavar="NAME", help="Lexicons to remove [none: only prune orphaned caches].", show_default=False
     ),
     store: Path | None = StoreOption,
@@ -253,10 +252,10 @@ def remove_lexicon_cmd(
 
 @app.command("dice")
 def dice_cmd(
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None, "--lang", metavar="CODE", help="Only the dice sets of this language.", show_default=False
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print the dice sets as JSON."),
+    json_out: bool = Option(False, "--json", help="Print the dice sets as JSON."),
 ) -> None:
     """List the dice sets (editions) and languages that ship with boggle-i18n."""
     code = get_language(lang).code if lang is not None else None  # an unknown code is an error, not an empty list

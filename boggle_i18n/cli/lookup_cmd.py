@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-import typer
 
 from ..errors import BoggleI18nError
 from . import app
 from .common import OutputOption, StoreOption, emit, handle_errors, to_json
+from .framework import Argument, Option
 
 STDIN = "-"
 
@@ -16,7 +16,7 @@ STDIN = "-"
 def _words(words: list[str]) -> list[str]:
     """The words given; a lone `-` reads them from stdin, one per line (blank lines skipped)."""
     if words == [STDIN]:
-        data = typer.get_binary_stream("stdin").read()
+        data = sys.stdin.buffer.read()
         try:
             text = data.decode("utf-8")
         except UnicodeDecodeError:
@@ -31,20 +31,20 @@ def _words(words: list[str]) -> list[str]:
 @app.command("lookup")
 @handle_errors
 def lookup_cmd(
-    words: list[str] = typer.Argument(
+    words: list[str] = Argument(
         ..., metavar="WORD", help="Words to look up, as you would type them; - reads one per line from stdin."
     ),
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None, "--lang", "-l", metavar="CODE", help="Language: its default lexicon [default: en].", show_default=False
     ),
-    lexicon_name: str | None = typer.Option(
+    lexicon_name: str | None = Option(
         None,
         "--lexicon",
         metavar="NAME",
         help="Lexicon to ask (a built name, a recipe name or .toml path) instead of the language's.",
         show_default=False,
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print a JSON list: word, normalised, found, dropped_by."),
+    json_out: bool = Option(False, "--json", help="Print a JSON list: word, normalised, found, dropped_by."),
     store: Path | None = StoreOption,
     output: Path | None = OutputOption,
 ) -> None:

@@ -8,8 +8,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..api import new_seed
 from ..board.notation import parse_size
 from ..solver.base import get_solver
@@ -17,50 +15,49 @@ from ..solving import search_selection
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, fail, handle_errors, load_or_build, note, to_json, warn
+from .framework import Option
 from .render import counted
 
 
 @app.command("optimize")
 @handle_errors
 def optimize_cmd(
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, dice faces and rules."
     ),
-    lexicon_name: str | None = typer.Option(
+    lexicon_name: str | None = Option(
         None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
     ),
-    dice: str | None = typer.Option(
+    dice: str | None = Option(
         None, "--dice", metavar="SET", help="Only boards this dice set can roll (its rules apply)."
     ),
-    size: str | None = typer.Option(
-        None, "--size", metavar="RxC", help="Board shape RxC [default: the dice set's, or 4x4]."
-    ),
-    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
-    scoring: str | None = typer.Option(
+    size: str | None = Option(None, "--size", metavar="RxC", help="Board shape RxC [default: the dice set's, or 4x4]."),
+    no_diagonals: bool = Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
+    scoring: str | None = Option(
         None, "--scoring", metavar="TABLE", help="Scoring preset or table (word-count: most words)."
     ),
-    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
-    strategy: str = typer.Option("hill", "--strategy", metavar="NAME", help="hill, anneal or pool."),
-    restarts: int | None = typer.Option(None, "--restarts", metavar="N", help="Stop after this many restarts."),
-    iterations: int | None = typer.Option(
+    engine: str = Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
+    strategy: str = Option("hill", "--strategy", metavar="NAME", help="hill, anneal or pool."),
+    restarts: int | None = Option(None, "--restarts", metavar="N", help="Stop after this many restarts."),
+    iterations: int | None = Option(
         None, "--iterations", metavar="N", help="Per restart: hill climbs, anneal proposals or pool rounds."
     ),
-    time_limit: float | None = typer.Option(
+    time_limit: float | None = Option(
         None, "--time-limit", metavar="SECONDS", help="Stop after this many seconds [default: 60 without --restarts]."
     ),
-    target: int | None = typer.Option(None, "--target", metavar="N", help="Stop as soon as a board scores this much."),
-    seed: int | None = typer.Option(None, "--seed", metavar="N", help="Random seed [default: a fresh one, echoed]."),
-    workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
-    cluster: str | None = typer.Option(
+    target: int | None = Option(None, "--target", metavar="N", help="Stop as soon as a board scores this much."),
+    seed: int | None = Option(None, "--seed", metavar="N", help="Random seed [default: a fresh one, echoed]."),
+    workers: int = Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
+    cluster: str | None = Option(
         None,
         "--cluster",
         metavar="ADDRESS",
         help="Dask scheduler address (tcp://host:8786): run restarts on its workers.",
     ),
-    top: int = typer.Option(10, "--top", metavar="N", help="How many distinct boards to report."),
-    pool_size: int = typer.Option(200, "--pool", metavar="N", help="Pool strategy: boards kept per round."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    top: int = Option(10, "--top", metavar="N", help="How many distinct boards to report."),
+    pool_size: int = Option(200, "--pool", metavar="N", help="Pool strategy: boards kept per round."),
+    json_out: bool = Option(False, "--json", help="Print one JSON object."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:

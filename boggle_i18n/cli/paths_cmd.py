@@ -4,23 +4,22 @@ from __future__ import annotations
 
 import time
 
-import typer
-
 from ..board.notation import parse_size
 from ..board.paths import PathCounts, count_paths
 from . import app
 from .common import emit, handle_errors, note, to_json
+from .framework import Option
 
 
 @app.command("paths")
 @handle_errors
 def paths_cmd(
-    size: str = typer.Option(..., "--size", metavar="RxC", help="Board size RxC, e.g. 4x4 or 3x5 (at most 64 cells)."),
-    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    max_length: int | None = typer.Option(
+    size: str = Option(..., "--size", metavar="RxC", help="Board size RxC, e.g. 4x4 or 3x5 (at most 64 cells)."),
+    no_diagonals: bool = Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    max_length: int | None = Option(
         None, "--max-length", metavar="N", help="Longest path counted, in cells [default: every cell]."
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print total and the per-length table as JSON."),
+    json_out: bool = Option(False, "--json", help="Print total and the per-length table as JSON."),
 ) -> None:
     """Count the simple paths (each cell at most once, either direction) of length 1..N on a board."""
     rows, cols = parse_size(size)

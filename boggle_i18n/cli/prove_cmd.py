@@ -9,8 +9,6 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
@@ -18,28 +16,27 @@ from ..limits import check, workers_for
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+from .framework import Option
 
 
 @app.command("prove")
 @handle_errors
 def prove_cmd(
-    lang: str | None = typer.Option(
-        None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, faces and rules."
-    ),
-    lexicon_name: str | None = typer.Option(
+    lang: str | None = Option(None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, faces and rules."),
+    lexicon_name: str | None = Option(
         None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
     ),
-    size: str = typer.Option("3x3", "--size", metavar="RxC", help="Board shape."),
-    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
-    scoring: str | None = typer.Option(None, "--scoring", metavar="TABLE", help="Scoring preset or table."),
-    threshold: int | None = typer.Option(
+    size: str = Option("3x3", "--size", metavar="RxC", help="Board shape."),
+    no_diagonals: bool = Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = Option(None, "--min-length", metavar="N", help="Shortest word that counts."),
+    scoring: str | None = Option(None, "--scoring", metavar="TABLE", help="Scoring preset or table."),
+    threshold: int | None = Option(
         None,
         "--threshold",
         metavar="N",
         help="Report every board scoring at least this [default: the best of a short optimize run].",
     ),
-    buckets: str | None = typer.Option(
+    buckets: str | None = Option(
         None,
         "--buckets",
         metavar="K|C/E/I",
@@ -47,26 +44,26 @@ def prove_cmd(
         "up), or C/E/I per corner/edge/inner cell (1 = every face; 3/3/3: 3 on every cell); with --estimate, a comma "
         "list of schemes to compare [default: the size's measured best].",
     ),
-    open_cells: int | None = typer.Option(
+    open_cells: int | None = Option(
         None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
     ),
-    tasks: int = typer.Option(
+    tasks: int = Option(
         1000, "--tasks", metavar="N", help="Cut the classes into about N tasks (the unit of work and checkpoint)."
     ),
-    workers: int = typer.Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
-    cluster: str | None = typer.Option(
+    workers: int = Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
+    cluster: str | None = Option(
         None, "--cluster", metavar="ADDRESS", help="Dask scheduler address: run the classes there."
     ),
-    checkpoint: Path | None = typer.Option(
+    checkpoint: Path | None = Option(
         None, "--checkpoint", metavar="FILE", help="Record finished tasks here (resume with --resume)."
     ),
-    resume: bool = typer.Option(False, "--resume", help="Continue the proof in --checkpoint FILE."),
-    do_estimate: bool = typer.Option(
+    resume: bool = Option(False, "--resume", help="Continue the proof in --checkpoint FILE."),
+    do_estimate: bool = Option(
         False, "--estimate", help="Time a random sample of classes and project the whole proof's CPU time."
     ),
-    sample: int = typer.Option(200, "--sample", metavar="N", help="--estimate: classes to time."),
-    seed: int = typer.Option(1, "--seed", metavar="N", help="--estimate: the random sample's seed."),
-    json_out: bool = typer.Option(False, "--json", help="Print one JSON object."),
+    sample: int = Option(200, "--sample", metavar="N", help="--estimate: classes to time."),
+    seed: int = Option(1, "--seed", metavar="N", help="--estimate: the random sample's seed."),
+    json_out: bool = Option(False, "--json", help="Print one JSON object."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:

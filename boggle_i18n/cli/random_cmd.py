@@ -5,8 +5,6 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..api import LETTER_MODES, RolledBoard, roll
 from ..board.notation import parse_size
 from ..errors import BoardError
@@ -16,6 +14,7 @@ from ..limits import check, clip
 from ..storage import check_output
 from . import app
 from .common import OutputOption, StoreOption, emit, load_or_build, note, to_json
+from .framework import Option
 
 
 def again(rolled: RolledBoard) -> str:
@@ -61,10 +60,10 @@ def describe(rolled: RolledBoard) -> str:
 
 @app.command("random")
 def random_cmd(
-    dice: str | None = typer.Option(
+    dice: str | None = Option(
         None, "--dice", metavar="SET", help="Dice set to roll (see `boggle-i18n dice`).", show_default=False
     ),
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None,
         "--lang",
         "-l",
@@ -72,14 +71,14 @@ def random_cmd(
         help="Language whose dice or letters to use [default: the dice set's, or en].",
         show_default=False,
     ),
-    size: str | None = typer.Option(
+    size: str | None = Option(
         None,
         "--size",
         metavar="RxC",
         help="Board size, e.g. 5x5 or 3x7 [default: the dice set's].",
         show_default=False,
     ),
-    letters: str | None = typer.Option(
+    letters: str | None = Option(
         None,
         "--letters",
         metavar="uniform|lexicon",
@@ -87,10 +86,10 @@ def random_cmd(
         "printed faces, or each face weighted by how often it occurs in the language's lexicon.",
         show_default=False,
     ),
-    seed: int | None = typer.Option(
+    seed: int | None = Option(
         None, "--seed", metavar="N", help="Random seed [default: a fresh one, always printed].", show_default=False
     ),
-    count: int | None = typer.Option(
+    count: int | None = Option(
         None,
         "--count",
         "-n",
@@ -98,7 +97,7 @@ def random_cmd(
         help="Stream N boards, one notation line each (--json: JSON Lines), for `score -`; the seed goes to stderr.",
         show_default=False,
     ),
-    json_out: bool = typer.Option(False, "--json", help="Print board, size, seed, language, dice and mode as JSON."),
+    json_out: bool = Option(False, "--json", help="Print board, size, seed, language, dice and mode as JSON."),
     output: Path | None = OutputOption,
     store: Path | None = StoreOption,
 ) -> None:

@@ -4,17 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import typer
-
 from ..storage import check_output
 from . import app
 from .common import StoreOption, emit, handle_errors, note
+from .framework import Argument, Option
 
 
 @app.command("results")
 @handle_errors
 def results_cmd(
-    folder: Path | None = typer.Argument(
+    folder: Path | None = Argument(
         None,
         metavar="DIR",
         help="Render only the result files in this folder (optimize/prove --output FILE), without the shipped "
@@ -22,7 +21,7 @@ def results_cmd(
         "with boggle-i18n].",
         show_default=False,
     ),
-    results: Path | None = typer.Option(
+    results: Path | None = Option(
         None,
         "--results",
         metavar="DIR",
@@ -30,14 +29,14 @@ def results_cmd(
         "name replaces the shipped one). Not with DIR.",
         show_default=False,
     ),
-    output: Path | None = typer.Option(
+    output: Path | None = Option(
         None,
         "--output",
         "-o",
         metavar="FILE",
         help="Write the page here (atomically), e.g. docs/results.md [default: stdout].",
     ),
-    rescore: bool = typer.Option(
+    rescore: bool = Option(
         False, "--rescore", help="Score the best board of each stale result again with today's lexicon."
     ),
     store: Path | None = StoreOption,

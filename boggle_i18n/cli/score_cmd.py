@@ -11,8 +11,6 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..batch import BatchSettings, Block, read_blocks, score_stream
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
@@ -21,6 +19,7 @@ from ..limits import clip, workers_for
 from ..solver.base import get_solver
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
+from .framework import Argument, Exit, Option
 from .render import counted
 
 
@@ -48,41 +47,37 @@ class _Counting:
 @app.command("score")
 @handle_errors
 def score_cmd(
-    board_file: str | None = typer.Argument(
+    board_file: str | None = Argument(
         None, metavar="FILE", help="Boards, one per line (blank lines and # comments skipped); - or none: stdin."
     ),
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None, "--lang", "-l", metavar="CODE", help="Language: its lexicon, dice rules and q = qu."
     ),
-    lexicon_name: str | None = typer.Option(
+    lexicon_name: str | None = Option(
         None, "--lexicon", metavar="NAME", help="Lexicon to use instead of the language's."
     ),
-    dice: str | None = typer.Option(
+    dice: str | None = Option(
         None, "--dice", metavar="SET", help="Dice set whose rules apply (min length, scoring, q = qu)."
     ),
-    size: str | None = typer.Option(
-        None, "--size", metavar="RxC", help="Shape of unseparated board strings, e.g. 3x5."
-    ),
-    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(
-        None, "--min-length", metavar="N", help="Shortest word that counts (letters)."
-    ),
-    scoring: str | None = typer.Option(
+    size: str | None = Option(None, "--size", metavar="RxC", help="Shape of unseparated board strings, e.g. 3x5."),
+    no_diagonals: bool = Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = Option(None, "--min-length", metavar="N", help="Shortest word that counts (letters)."),
+    scoring: str | None = Option(
         None, "--scoring", metavar="TABLE", help="Scoring preset or a table like 3:1,4:1,5:2."
     ),
-    bare_q: str | None = typer.Option(
+    bare_q: str | None = Option(
         None, "--bare-q", metavar="qu|q", help="What a lone q means: qu or q [default: from the dice]."
     ),
-    engine: str = typer.Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
-    workers: int = typer.Option(
+    engine: str = Option("fast", "--engine", metavar="NAME", help="Scoring engine: fast, numba or reference."),
+    workers: int = Option(
         1,
         "--workers",
         "-w",
         metavar="N",
         help="Workers (0: one per core): threads for fast and numba, processes for reference.",
     ),
-    json_out: bool = typer.Option(False, "--json", help="JSON Lines: one object per input board."),
-    strict: bool = typer.Option(False, "--strict", help="Stop at the first line that is not a board."),
+    json_out: bool = Option(False, "--json", help="JSON Lines: one object per input board."),
+    strict: bool = Option(False, "--strict", help="Stop at the first line that is not a board."),
     store: Path | None = StoreOption,
 ) -> None:
     """Score boards from a file or stdin: board, score and word count per line, in input order.
@@ -172,7 +167,7 @@ def score_cmd(
         + (f"; {counted(bad, 'bad line')}" if bad else "")
     )
     if bad:
-        raise typer.Exit(1)
+        raise Exit(1)
 
 
 class _Bar:

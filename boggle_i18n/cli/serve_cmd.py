@@ -10,12 +10,11 @@ import webbrowser
 from pathlib import Path
 from typing import Any
 
-import typer
-
 from ..errors import BoggleI18nError
 from . import app
 from .common import StoreOption, handle_errors, note
 from .errors import os_error_message
+from .framework import Option
 
 
 def _require_web() -> None:
@@ -29,18 +28,18 @@ def _require_web() -> None:
 @app.command("serve")
 @handle_errors
 def serve_cmd(
-    host: str = typer.Option("127.0.0.1", "--host", metavar="HOST", help="Address to listen on (0.0.0.0: every one)."),
-    port: int = typer.Option(8000, "--port", min=0, max=65535, metavar="PORT", help="Port (0: any free one)."),
+    host: str = Option("127.0.0.1", "--host", metavar="HOST", help="Address to listen on (0.0.0.0: every one)."),
+    port: int = Option(8000, "--port", min=0, max=65535, metavar="PORT", help="Port (0: any free one)."),
     store: Path | None = StoreOption,
-    results: Path | None = typer.Option(
+    results: Path | None = Option(
         None,
         "--results",
         metavar="DIR",
         help="Your result files (optimize/prove --output), shown in Records beside the shipped records.",
         show_default=False,
     ),
-    open_page: bool = typer.Option(False, "--open", help="Open the page in the default browser."),
-    allow_host: list[str] = typer.Option(
+    open_page: bool = Option(False, "--open", help="Open the page in the default browser."),
+    allow_host: list[str] = Option(
         [],
         "--allow-host",
         metavar="HOST",

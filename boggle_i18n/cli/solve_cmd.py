@@ -2,10 +2,7 @@
 
 from __future__ import annotations
 
-from pathlib import Path
-from typing import BinaryIO
-
-import typer
+import sys
 
 from ..api import solve
 from ..board.board import MAX_SIDE
@@ -15,10 +12,14 @@ from ..language.selection import Selection
 from ..limits import MAX_LINE, clip
 from ..solver.base import get_solver
 from ..solving import choose_board, solution_dict
-from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, load_or_build, to_json, warn
-from .render import render_result
+from .common import OutputOption, StoreOption, check_output, emit, load_or_build, to_json, warn
+from .framework import Argument, Option
+
+TYPE_CHECKING = False
+if TYPE_CHECKING:  # annotations only: not imported on a cold solve's path
+    from pathlib import Path
+    from typing import BinaryIO
 
 STDIN = "-"
 
@@ -64,7 +65,7 @@ def read_board_stream(stream: BinaryIO, name: str) -> str:
 
 def _stdin_text() -> str:
     """The board from stdin, as UTF-8 (a BOM is dropped by the parser)."""
-    return read_board_stream(typer.get_binary_stream("stdin"), "board input")
+    return read_board_stream(sys.stdin.buffer, "board input")
 
 
 def read_board_text(board: list[str] | None, board_file: Path | None) -> tuple[str, bool]:
@@ -91,14 +92,14 @@ def read_board_text(board: list[str] | None, board_file: Path | None) -> tuple[s
 
 @app.command("solve")
 def solve_cmd(
-    board: list[str] | None = typer.Argument(
+    board: list[str] | None = Argument(
         None,
         metavar="BOARD",
         help="Board: rows split by '/' or spaces (or given as separate arguments), [qu] for a multi-letter face, "
         "[] or . for a blank; - reads stdin.",
         show_default=False,
     ),
-    board_file: Path | None = typer.Option(
+    board_file: Path | None = Option(
         None,
         "--file",
         "-f",
@@ -106,7 +107,7 @@ def solve_cmd(
         help="Read the board from FILE (- for stdin): one row per line, faces split by spaces.",
         show_default=False,
     ),
-    lang: str | None = typer.Option(
+    lang: str | None = Option(
         None,
         "--lang",
         "-l",
@@ -114,32 +115,32 @@ def solve_cmd(
         help="Language: its default lexicon, dice and rules [default: the lexicon's, or en].",
         show_default=False,
     ),
-    lexicon_name: str | None = typer.Option(
+    lexicon_name: str | None = Option(
         None,
         "--lexicon",
         metavar="NAME",
         help="Lexicon to use (a built name, a recipe name or .toml path) instead of the language's.",
         show_default=False,
     ),
-    dice: str | None = typer.Option(
+    dice: str | None = Option(
         None,
         "--dice",
         metavar="SET",
         help="Dice set whose rules apply (min length, scoring, q = qu).",
         show_default=False,
     ),
-    size: str | None = typer.Option(
+    size: str | None = Option(
         None, "--size", metavar="RxC", help="Shape of an unseparated board string, e.g. 3x5.", show_default=False
     ),
-    no_diagonals: bool = typer.Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
-    min_length: int | None = typer.Option(
+    no_diagonals: bool = Option(False, "--no-diagonals", help="Only horizontal and vertical neighbours."),
+    min_length: int | None = Option(
         None,
         "--min-length",
         metavar="N",
         help="Shortest word that counts, in letters [default: the dice set's].",
         show_default=False,
     ),
-    scoring: str | None = typer.Option(
+    scoring: str | None = Option(
         None,
         "--scoring",
         metavar="TABLE",
@@ -147,17 +148,17 @@ def solve_cmd(
         "[default: the dice set's].",
         show_default=False,
     ),
-    bare_q: str | None = typer.Option(
+    bare_q: str | None = Option(
         None, "--bare-q", metavar="qu|q", help="What a lone q means [default: from the dice].", show_default=False
     ),
-    paths: bool = typer.Option(False, "--paths", help="Draw each word's path on the grid."),
-    engine: str = typer.Option(
+    paths: bool = Option(False, "--paths", help="Draw each word's path on the grid."),
+    engine: str = Option(
         "reference",
         "--engine",
         metavar="NAME",
         help="Engine: reference (no start-up cost, best for one board), fast (C kernel; loads numpy once) or numba.",
     ),
-    json_out: bool = typer.Option(
+    json_out: bool = Option(
         False, "--json", help="Print one JSON object (board, lang, dice, lexicon, rules, score, words with paths)."
     ),
     output: Path | None = OutputOption,
@@ -189,6 +190,8 @@ def solve_cmd(
     if json_out:
         emit(to_json(solution_dict(chosen, result)), output)
     else:
+        from .render import render_result  # the text layout: not needed for --json
+
         emit(render_result(result, paths=paths, lang=chosen.language.code, dice=_dice_id(chosen)), output)
 
 
