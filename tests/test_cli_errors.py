@@ -268,7 +268,7 @@ def test_a_result_that_cannot_be_written_is_still_printed(world: Path, monkeypat
     def refuse(output: Any, text: str) -> None:
         raise OutputError(f"cannot write {output}: No space left on device")
 
-    monkeypatch.setattr("boggle_i18n.cli.common.write_output", refuse)
+    monkeypatch.setattr("boggle_i18n.storage.write_output", refuse)  # cli/common.py imports it when it writes
     out = world / "out.json"
     solve = [a.replace(S, str(world / "store")) for a in SOLVE]
     result = runner.invoke(app, [*solve, "--json", "-o", str(out)])
