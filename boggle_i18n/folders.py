@@ -10,6 +10,7 @@ builds on them.
 from __future__ import annotations
 
 import os
+import stat
 
 from .errors import BoggleI18nError, OutputError
 
@@ -97,6 +98,29 @@ def stem(path: str | os.PathLike[str]) -> str:
     name = os.path.basename(text) if text != "." else ""  # Path(".") has no name
     dot = name.rfind(".")
     return name[:dot] if 0 < dot < len(name) - 1 else name
+
+
+def read_cached(path: str | os.PathLike[str]) -> bytes | None:
+    """The bytes of cache file `path`, or None if it is missing, unreadable or not a regular file.
+
+    Opened without blocking and checked to be a regular file before it is read: a FIFO or a device
+    planted at a cache path is passed over (the cache then counts as empty), never waited on.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except OSError:
+        return None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            return None
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    except OSError:
+        return None
+    finally:
+        os.close(fd)
 
 
 class _StoreLock:

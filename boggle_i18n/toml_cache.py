@@ -16,7 +16,7 @@ import hashlib
 import json
 import os
 
-from .folders import cache_folder
+from .folders import cache_folder, read_cached
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -59,10 +59,8 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
 
 def _cached(entry: str, digest: str) -> dict[str, Any] | None:
     """The value entry `entry` holds for TOML bytes of sha256 `digest`, or None unless it checks out."""
-    try:
-        with open(entry, "rb") as handle:
-            blob = handle.read()
-    except OSError:
+    blob = read_cached(entry)
+    if blob is None:
         return None
     head, _, body = blob.partition(b"\n")
     if head != b"%s %s %s" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode()):

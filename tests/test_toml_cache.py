@@ -105,3 +105,13 @@ def test_an_unwritable_cache_still_reads(tmp_path: Path, monkeypatch: pytest.Mon
     path.write_text("a = 1\n", encoding="utf-8")
     assert toml_cache.read_toml(path) == {"a": 1} == toml_cache.read_toml(path)
     assert os.path.isfile(blocker)
+
+
+def test_a_fifo_at_the_entry_path_is_passed_over_and_replaced(tmp_path: Path) -> None:
+    path = tmp_path / "x.toml"
+    path.write_text("a = 1\n", encoding="utf-8")
+    entry = entry_of(path)
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    os.mkfifo(entry)
+    assert toml_cache.read_toml(path) == {"a": 1}  # not waited on: opened without blocking, not a regular file
+    assert entry.is_file() and toml_cache._cached(str(entry), entry.stem) == {"a": 1}

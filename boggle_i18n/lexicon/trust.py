@@ -24,7 +24,7 @@ import sys
 from collections.abc import Iterable, Iterator
 from itertools import islice
 
-from ..folders import cache_folder
+from ..folders import cache_folder, read_cached
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -119,10 +119,10 @@ def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
 
 
 def _recorded(trie_sha: str) -> dict[str, Any] | None:
+    blob = read_cached(_record_path(trie_sha))
     try:
-        with open(_record_path(trie_sha), "rb") as handle:
-            data = json.loads(handle.read())
-    except (OSError, ValueError):
+        data = json.loads(blob) if blob is not None else None
+    except ValueError:
         return None
     return data if isinstance(data, dict) else None
 
