@@ -50,3 +50,19 @@ def test_listed_as_glob(tmp_path: Path) -> None:
     assert folders.listed(str(tmp_path), ".toml") == expected
     assert list(folders.listed(str(tmp_path), ".toml")) == list(expected)
     assert folders.listed(str(tmp_path / "missing"), ".toml") == {}
+
+
+@pytest.mark.parametrize("xdg", [None, "", "   ", "/abs/dir", "relative/dir", "~/tilde", "/abs/dir/"])
+def test_user_folders_as_platformdirs(xdg: str | None, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Without $BOGGLE_I18N_HOME/$BOGGLE_I18N_CACHE the store and the cache are where platformdirs puts them
+    (on Linux folders.py applies the XDG rule itself, not to import platformdirs on every command)."""
+    platformdirs = pytest.importorskip("platformdirs")
+    monkeypatch.delenv(folders.HOME_ENV, raising=False)
+    monkeypatch.delenv(folders.CACHE_ENV, raising=False)
+    for variable in ("XDG_DATA_HOME", "XDG_CACHE_HOME"):
+        if xdg is None:
+            monkeypatch.delenv(variable, raising=False)
+        else:
+            monkeypatch.setenv(variable, xdg)
+    assert folders.store_folder() == str(Path(platformdirs.user_data_dir(folders.APP)))
+    assert folders.cache_folder() == str(Path(platformdirs.user_cache_dir(folders.APP)))
