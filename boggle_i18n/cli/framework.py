@@ -188,9 +188,6 @@ class Command:
         """The keyword arguments `args` give the function (UsageError or HelpRequested otherwise)."""
         return parse(self.specs, args)
 
-    def run(self, args: list[str]) -> Any:
-        return self.function(**self.parse(args))
-
 
 def clean_doc(doc: str) -> str:
     """A docstring without its indentation (as `inspect.cleandoc`, which is not worth importing `inspect`)."""
