@@ -12,9 +12,19 @@ from ..api import new_seed
 from ..board.notation import parse_size
 from ..solver.base import get_solver
 from ..solving import search_selection
-from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, fail, handle_errors, load_or_build, note, to_json, warn
+from .common import (
+    OutputOption,
+    StoreOption,
+    check_output,
+    emit,
+    fail,
+    handle_errors,
+    load_or_build,
+    note,
+    to_json,
+    warn,
+)
 from .framework import Option
 from .render import counted
 

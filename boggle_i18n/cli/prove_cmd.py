@@ -13,9 +13,8 @@ from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
 from ..limits import check, workers_for
-from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, note, to_json, warn
+from .common import OutputOption, StoreOption, check_output, emit, handle_errors, load_or_build, note, to_json, warn
 from .framework import Option
 
 

@@ -11,9 +11,8 @@ from ..errors import BoardError
 from ..language.records import get_language
 from ..language.selection import select
 from ..limits import check, clip
-from ..storage import check_output
 from . import app
-from .common import OutputOption, StoreOption, emit, load_or_build, note, to_json
+from .common import OutputOption, StoreOption, check_output, emit, load_or_build, note, to_json
 from .framework import Option
 
 

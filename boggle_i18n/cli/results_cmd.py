@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from ..storage import check_output
 from . import app
-from .common import StoreOption, emit, handle_errors, note
+from .common import StoreOption, check_output, emit, handle_errors, note
 from .framework import Argument, Option
 
 
