@@ -568,15 +568,6 @@ static inline int32_t choice_at(const Ctx *t, int32_t sum, int base, int r) {
     return SL(t, sum)[r - base];
 }
 
-/* The points of the word-paths that end at a sum node (slots from rank `base` on): its value less its choices'. */
-static int64_t points_of(const Ctx *t, int32_t sum, int base) {
-    int64_t points = VAL(t, sum);
-    const int32_t *slot = SL(t, sum);
-    for (int j = 0; j < t->cells - base; j++)
-        if (slot[j] != NO_NODE) points -= VAL(t, NODE_OF(slot[j]));
-    return points;
-}
-
 HOT static int32_t merge_choice(Ctx *t, int cell, int32_t a, int32_t b);
 
 /* A new sum node for the boards that reach both sum nodes `a` and `b` (b may be NO_NODE; b's slots start at rank
@@ -584,21 +575,35 @@ HOT static int32_t merge_choice(Ctx *t, int cell, int32_t a, int32_t b);
  * onwards are both's, merged where both have one (a choice of a's before `base` is the cell being forced, left
  * out). Children found on one side only are shared, not copied, so the cost is the size of the overlap. */
 HOT static int32_t merge_sum(Ctx *t, int32_t a, int a_base, int32_t b, int base, int face) {
-    for (int r = base; r < t->cells; r++) {
-        int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE;
-        if (ca != NO_NODE) PREFETCH(&VAL(t, NODE_OF(ca)));
-        if (cb != NO_NODE) PREFETCH(&VAL(t, NODE_OF(cb)));
+    /* Only the choices both sides have are read: a choice on one side is shared, and its value is in both the
+     * side's value and the merged one, so value = both sides' values - a's choices before `base` - the
+     * choices merged + what they merged into. Reading every child for its value, as before, was a likely
+     * cache miss each. */
+    int64_t value = VAL(t, a);
+    for (int r = a_base; r < base; r++) {
+        int32_t ca = choice_at(t, a, a_base, r);
+        if (ca != NO_NODE) value -= VAL(t, NODE_OF(ca));
     }
-    int64_t value = points_of(t, a, a_base) + (b != NO_NODE ? points_of(t, b, base) : 0);
+    if (b != NO_NODE) {
+        value += VAL(t, b);
+        for (int r = base; r < t->cells; r++) {
+            int32_t ca = choice_at(t, a, a_base, r), cb = choice_at(t, b, base, r);
+            if (ca != NO_NODE && cb != NO_NODE) PREFETCH(&VAL(t, NODE_OF(ca))), PREFETCH(&VAL(t, NODE_OF(cb)));
+        }
+    }
     int32_t n = new_sum(t, base, face);
     if (n == NO_NODE) return NO_NODE;
     for (int r = base; r < t->cells; r++) {
         int32_t ca = choice_at(t, a, a_base, r), cb = b != NO_NODE ? choice_at(t, b, base, r) : NO_NODE, c;
         if (ca == NO_NODE) c = cb;
         else if (cb == NO_NODE) c = ca;
-        else if ((c = merge_choice(t, t->order[r], ca, cb)) == NO_NODE) return NO_NODE;
+        else {
+            value -= (int64_t)VAL(t, NODE_OF(ca)) + VAL(t, NODE_OF(cb));
+            if ((c = merge_choice(t, t->order[r], ca, cb)) == NO_NODE) return NO_NODE;
+            value += VAL(t, c);
+        }
         SL(t, n)[r - base] = c;
-        if (c != NO_NODE) value += VAL(t, NODE_OF(c)), SUM(t, n)->meta |= HAS_KIDS;
+        if (c != NO_NODE) SUM(t, n)->meta |= HAS_KIDS;
     }
     VAL(t, n) = (value_t)value;
     return n;
