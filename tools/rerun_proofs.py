@@ -6,7 +6,9 @@ cheapest first, output to a scratch folder (never into results/); a line per pro
 A lexicon in the store whose trie is not the one the proof names is reported, not proven. Lines
 already in the summary are skipped, so a stopped run continues where it was.
 
-    python tools/rerun_proofs.py --store DIR --out DIR
+    python tools/rerun_proofs.py --store DIR --out DIR [--lexicons NAME,NAME,...]
+
+`--lexicons` re-runs only the proofs of those lexicons (a sample, when the whole set costs too much).
 """
 
 from __future__ import annotations
@@ -25,7 +27,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--store", required=True, help="lexicon store with the proofs' lexicons built")
     parser.add_argument("--out", required=True, type=Path, help="scratch folder for the new proofs")
+    parser.add_argument("--lexicons", help="only the proofs of these lexicons (comma-separated)")
     args = parser.parse_args()
+    wanted = set(args.lexicons.split(",")) if args.lexicons else None
     args.out.mkdir(parents=True, exist_ok=True)
     summary = args.out / "summary.tsv"
     done = {line.split("\t")[0] for line in summary.read_text().splitlines()} if summary.exists() else set()
@@ -38,6 +42,8 @@ def main() -> None:
                 continue
             old = json.loads(path.read_text())
             lexicon = old["settings"]["lexicon"]
+            if wanted is not None and lexicon not in wanted:
+                continue
             manifest = json.loads((Path(args.store) / f"{lexicon}.json").read_text())
             if manifest["trie_sha256"] != old["settings"]["trie_sha256"]:
                 out.write(f"{path.name}\t{lexicon}\tlexicon differs\n")
