@@ -88,6 +88,28 @@ def test_decomposed_input_is_normalised() -> None:
     assert board == parse_board("éabc")
 
 
+def test_a_combining_mark_alone_is_a_face_and_never_reordered() -> None:
+    """A Thai vowel sign or tone mark is a face of its own (it composes with nothing); two neighbouring marks
+    keep their cells (NFC of the whole row would swap ่ and ุ, of canonical classes 107 and 103), and a board's
+    notation reads back as the same board, the dotted circle it is shown on read as nothing."""
+    board = parse_board("ก่/ุา")
+    assert board.faces == ("ก", "\u0e48", "\u0e38", "า")
+    swapped = parse_board("ab\u0e48\u0e38/cdef")  # ่ then ุ: NFC would give ุ่
+    assert swapped.faces[2:4] == ("\u0e48", "\u0e38")
+    assert parse_board(swapped.notation()) == swapped
+    assert parse_board("◌่◌ิ/กา") == parse_board("\u0e48\u0e34/กา")
+    assert parse_board_file("ก ่\n◌ุ า\n").faces == ("ก", "\u0e48", "\u0e38", "า")
+
+
+def test_a_mark_face_is_shown_on_a_dotted_circle_and_the_grid_keeps_its_columns() -> None:
+    """display_face puts a face that starts with a combining mark on U+25CC; the grid pads by columns."""
+    from boggle_i18n.board.board import columns, display_face
+
+    assert display_face("\u0e48") == "\u25cc\u0e48" and display_face("ก") == "ก" and display_face("qu") == "Qu"
+    assert columns("\u25cc\u0e48") == 1 and columns("Qu") == 2
+    assert Board(2, 2, ("ไ", "ก", "\u0e48", "\u0e34")).grid() == "ไ ก\n◌\u0e48 ◌\u0e34"
+
+
 def test_size_gives_a_non_square_shape() -> None:
     """An unseparated string of R*C faces needs a size when it is not a square."""
     assert rows_of(parse_board("abcdef", size=(2, 3))) == [list("abc"), list("def")]

@@ -396,6 +396,20 @@ def test_roll_and_solve(page: Any, server: Server, lang: str, lexicon: str) -> N
     shot(page, f"solve-{lang}")
 
 
+def test_a_thai_board_shows_a_mark_on_a_dotted_circle(page: Any, server: Server) -> None:
+    """Thai faces are characters as stored: a tone mark or vowel sign alone is shown on a dotted circle (◌้),
+    never in the board's key; the words are the solver's (บ้าน, its path through the mark's cell)."""
+    open_page(page, server, "?view=solve&lang=th&lexicon=th&board=" + urllib.parse.quote("บ้/นา"))
+    settled(page)
+    board, score = solved_board(page)
+    expected = api(server, "/api/solve", board=board, lang="th", lexicon="th")
+    assert board == "บ้/นา" and score == expected["score"]
+    assert page.locator("#solve-board .cell").all_text_contents() == ["บ", "◌้", "น", "า"]
+    assert "บ้าน" in {w["word"] for w in expected["words"]}
+    assert "บ้าน" in " ".join(page.locator("#words li").all_text_contents())
+    shot(page, "solve-th")
+
+
 @pytest.mark.parametrize("size", ["desktop", "phone"])
 def test_a_words_path_is_drawn_and_stays_in_view(pages: Pages, server: Server, size: str) -> None:
     page = pages.new(size)

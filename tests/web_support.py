@@ -19,13 +19,16 @@ REPO = Path(__file__).resolve().parent.parent
 
 
 def make_web_store(root: Path, built_store: Path) -> Path:
-    """en-enable2k, en and nl copied from the session's built store; uk built from Debian's wukrainian."""
+    """en-enable2k, en and nl copied from the session's built store; uk built from Debian's wukrainian, th
+    (3 s) from hunspell-th (a script whose vowel signs and tone marks are faces of their own)."""
     root.mkdir(parents=True, exist_ok=True)
     for name in ("en-enable2k", "en", "nl"):
         for suffix in (".marisa", ".json"):
             shutil.copy(built_store / f"{name}{suffix}", root / f"{name}{suffix}")
     source = require_file(Path("/usr/share/dict/ukrainian"), "Debian's wukrainian (.ci/debian-lists.txt)")
     build_lexicon("uk", source=source, store=root, download=False)
+    require_file(Path("/usr/share/hunspell/th_TH.dic"), "Debian's hunspell-th (.ci/debian-lists.txt)")
+    build_lexicon("th", store=root, download=False)
     return root
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import unicodedata
 from collections.abc import Callable
 from functools import cache
 
@@ -60,9 +61,9 @@ class Board:
         `show` prints one face (a language's `display_face`, for case pairs like Turkish `i` -> `İ`).
         """
         shown = [(show or display_face)(f) for f in self.faces]
-        width = max(len(s) for s in shown)
+        width = max(map(columns, shown))
         return "\n".join(
-            " ".join(s.ljust(width) for s in shown[r * self.cols : (r + 1) * self.cols]).rstrip()
+            " ".join(s + " " * (width - columns(s)) for s in shown[r * self.cols : (r + 1) * self.cols]).rstrip()
             for r in range(self.rows)
         )
 
@@ -70,10 +71,21 @@ class Board:
         return self.notation()
 
 
+def columns(text: str) -> int:
+    """Terminal columns `text` takes: a non-spacing mark (Thai `ิ` on its dotted circle) takes none."""
+    return sum(1 for ch in text if unicodedata.category(ch) not in ("Mn", "Me"))
+
+
+DOTTED_CIRCLE = "\u25cc"  # Unicode's base for showing a combining mark alone (shown only, never in a key)
+
+
 def display_face(face: str) -> str:
-    """A face as printed on a die: `Qu`, `A`, `.` for a blank; `ß` stays one letter."""
+    """A face as printed on a die: `Qu`, `A`, `.` for a blank; `ß` stays one letter; a face that starts with a
+    combining mark (a Thai vowel sign or tone mark: `ิ`, `่`) on a dotted circle (`◌ิ`), so it is readable alone."""
     if not face:
         return "."
+    if unicodedata.category(face[0]).startswith("M"):
+        return DOTTED_CIRCLE + face
     first = face[0].upper()
     return (first if len(first) == 1 else face[0]) + face[1:]
 

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from ..errors import BoardError
 from ..limits import check, clip
 from ..spelling import is_unit
-from .board import Board
+from .board import DOTTED_CIRCLE, Board
 
 _BLANKS = {".", "[]"}
 BOM = "\ufeff"  # editors on Windows start UTF-8 files with it; it is not part of the board
@@ -30,7 +30,7 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
     bracketed = token.startswith("[") and token.endswith("]")
     text = unicodedata.normalize("NFC", token[1:-1] if bracketed else token).lower()
     text = text.replace("\u2019", "'")  # a letter written with an apostrophe (Breton [c'h]), straight or curly
-    if not (all(ch.isalpha() for ch in text) or is_unit(text)):
+    if not (all(ch.isalpha() or unicodedata.category(ch).startswith("M") for ch in text) or is_unit(text)):
         raise BoardError(
             f"bad face {clip(token, 40)!r}: faces are letters, e.g. a, [qu], [th], or [] for a blank",
             code="board.bad_face",
@@ -39,6 +39,22 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
     if not bracketed and len(text) == 1:
         return shorthands.get(text, text)
     return text
+
+
+def _nfc(text: str) -> str:
+    """NFC within each face, never across two: a combining mark joins the character before it only where the
+    two compose into one (`e` + U+0301 -> `é`); a mark that is a face of its own (Thai `ิ`, `่`) stays apart
+    and in place (NFC of a whole row would reorder two neighbouring marks: cells `่` `ุ` -> `ุ` `่`). The dotted
+    circle a mark is shown on (`◌ิ`, display_face) is dropped, so a printed grid reads back."""
+    out: list[str] = []
+    for ch in text.replace(DOTTED_CIRCLE, ""):
+        if out and unicodedata.category(ch).startswith("M"):
+            joined = unicodedata.normalize("NFC", out[-1] + ch)
+            if len(joined) == 1:
+                out[-1] = joined
+                continue
+        out.append(ch)
+    return "".join(out)
 
 
 def face_of(token: str, shorthands: Mapping[str, str]) -> str:
@@ -119,7 +135,7 @@ def parse_board(
 ) -> Board:
     """Parse compact notation, e.g. `perslatgsineters`, `abc/def/ghi` or `[qu]ab c[th]d`."""
     shorthands = shorthands or {}
-    text = unicodedata.normalize("NFC", text).removeprefix(BOM)
+    text = _nfc(text).removeprefix(BOM)
     raw_rows = [r for r in text.replace("/", " ").split() if r]
     if not raw_rows:
         raise BoardError("empty board", code="board.empty")
@@ -138,7 +154,7 @@ def parse_board_file(
     Lines starting with `#` are comments; `/` separates rows as in compact notation.
     """
     shorthands = shorthands or {}
-    text = unicodedata.normalize("NFC", text).removeprefix(BOM)
+    text = _nfc(text).removeprefix(BOM)
     rows = []
     explicit = False
     for line in text.splitlines():

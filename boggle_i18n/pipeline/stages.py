@@ -62,11 +62,12 @@ def stage(name: str) -> Callable[[Callable[..., StageFn]], Callable[..., StageFn
     return register
 
 
-def letters(word: str) -> int:
-    """Length in letters: marks, apostrophes and hyphens do not count."""
+def letters(word: str, faces: frozenset[str] = frozenset()) -> int:
+    """Length in letters: marks, apostrophes and hyphens do not count, unless they are `faces` of the
+    language's alphabet (a Thai vowel sign or tone mark is a combining mark and a face of its own)."""
     if word.isalpha():
         return len(word)
-    return sum(1 for ch in word if ch.isalpha())
+    return sum(1 for ch in word if ch.isalpha() or ch in faces)
 
 
 def _no_capital(word: str) -> bool:
@@ -279,19 +280,21 @@ def _alphabet(ctx: StageContext, *, letters: str | None = None) -> StageFn:
 def _length(ctx: StageContext, *, min: int | None = None, max: int | None = None) -> StageFn:
     """Keep entries of `min`..`max` letters (defaults: the language's min and max length).
 
-    A multi-letter letter of the language (Welsh `ll`) counts one (boggle_i18n/spelling.py).
+    A multi-letter letter of the language (Welsh `ll`) counts one (boggle_i18n/spelling.py); a character of
+    the alphabet counts one even when Unicode calls it a mark (Thai `ไก่` is three faces: ไ ก ่).
     """
     lo = min if min is not None else ctx.min_length
     hi = max if max is not None else (ctx.max_length if ctx.max_length is not None else 10**9)
+    faces = frozenset(ctx.alphabet)
     if ctx.spelling:
-        split, units = ctx.spelling.split, frozenset(ctx.spelling.units)
+        split, units = ctx.spelling.split, frozenset(ctx.spelling.units) | faces
 
         def count(e: str) -> int:  # a unit counts one letter, even one with an apostrophe (Breton c'h)
             pieces = split(e)
             return len(pieces) if e.isalpha() else sum(1 for p in pieces if p in units or p.isalpha())
 
         return keep_if(lambda e: lo <= count(e) <= hi)
-    return keep_if(lambda e: lo <= letters(e) <= hi)
+    return keep_if(lambda e: lo <= letters(e, faces) <= hi)
 
 
 @stage("require-vowel")

@@ -2,8 +2,9 @@
 // Drawing a board and a word's path on it (plain DOM and SVG, no library), and tracing a path with a pointer.
 
 const Board = {
-  // A face as printed on a die: "qu" -> "Qu", "" -> blank.
+  // A face as printed on a die: "qu" -> "Qu", "" -> blank; a combining mark alone (Thai "ิ") on a dotted circle.
   label(face) {
+    if (/^\p{M}/u.test(face)) return "\u25CC" + face;
     return face ? face.charAt(0).toUpperCase() + face.slice(1) : "";
   },
 
