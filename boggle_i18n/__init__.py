@@ -6,7 +6,7 @@ boards does not pay for the build pipeline, and `import boggle_i18n` stays cheap
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -59,7 +59,8 @@ def __getattr__(name: str) -> Any:
     module = _HOME_OF.get(name)
     if module is None:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    value = getattr(importlib.import_module(module, __name__), name)
+    __import__(__name__ + module)  # not importlib.import_module: `importlib` stays off a cold command's path
+    value = getattr(sys.modules[__name__ + module], name)
     globals()[name] = value
     return value
 

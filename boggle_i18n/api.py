@@ -10,7 +10,6 @@ print(result.score, result.n_words, result.words[0].path)
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterable, Mapping
 
 from .board.board import Board
 from .board.dice import DiceSet, get_dice
@@ -29,6 +28,7 @@ from .spelling import spelling_of
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Mapping
     from typing import Any
 
 __all__ = [  # `select` is the one function that chooses language, dice, lexicon and rules

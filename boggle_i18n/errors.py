@@ -8,7 +8,10 @@ code where it raises, so the two faces never word a refusal differently.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Mapping
+
 
 Param = str | int | float
 

@@ -8,11 +8,13 @@ the web server stay quiet. This module imports nothing heavy: it sits on every p
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
-from contextlib import AbstractContextManager, contextmanager
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from contextlib import AbstractContextManager
 
-Advance = Callable[[int], None]
-Reporter = Callable[[str, "int | None"], AbstractContextManager[Advance]]
+    Advance = Callable[[int], None]
+    Reporter = Callable[[str, "int | None"], AbstractContextManager[Advance]]
 
 _REPORTER: list[Reporter] = []
 
@@ -26,11 +28,26 @@ def _ignore(done: int) -> None:
     pass
 
 
-@contextmanager
-def task(message: str, total: int | None = None) -> Iterator[Advance]:
-    """Around work that may take over a second: `message` says what it is; the yielded `advance(n)` moves it on."""
-    if not _REPORTER:
-        yield _ignore
-        return
-    with _REPORTER[0](message, total) as advance:
-        yield advance
+class task:
+    """Around work that may take over a second: `message` says what it is; the `advance(n)` it gives moves it on.
+
+    A class rather than a `contextlib` generator: contextlib loads `collections` and `functools`, which a cold
+    command does not otherwise need.
+    """
+
+    __slots__ = ("_message", "_shown", "_total")
+
+    def __init__(self, message: str, total: int | None = None) -> None:
+        self._message = message
+        self._total = total
+        self._shown: AbstractContextManager[Advance] | None = None
+
+    def __enter__(self) -> Advance:
+        if not _REPORTER:
+            return _ignore
+        self._shown = _REPORTER[0](self._message, self._total)
+        return self._shown.__enter__()
+
+    def __exit__(self, *exc: object) -> bool | None:
+        shown, self._shown = self._shown, None
+        return None if shown is None else shown.__exit__(*exc)  # type: ignore[arg-type]

@@ -8,11 +8,11 @@ preset has a linear rule beyond it (Super Big Boggle's 9+ letters).
 from __future__ import annotations
 
 import os
-from functools import cache
 
 from .errors import LimitError, ScoringError
 from .folders import data_folder
 from .limits import LIMITS, MAX_POINTS, MAX_WORD_LENGTH, clip
+from .memo import cache
 from .record import dataclass, field
 from .toml_cache import read_toml
 

@@ -20,15 +20,14 @@ apostrophe is no letter (elisions such as `d'ar` are dropped by the alphabet sta
 
 from __future__ import annotations
 
-import re
-from collections.abc import Iterable, Mapping
-from functools import cache
-
 from .errors import BoggleI18nError, LexiconError
+from .memo import cache
 from .record import dataclass, field
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    import re
+    from collections.abc import Iterable
     from typing import Any
 
 BREAK = "\x00"  # marks a forced break while splitting; never part of a word
@@ -67,6 +66,8 @@ class Spelling:
             breaks.append((entry.replace("|", ""), entry.replace("|", BREAK)))
         object.__setattr__(self, "_breaks", tuple(breaks))
         if self.units:
+            import re  # only a language with units needs a pattern: `re` stays off a plain language's cold path
+
             longest_first = sorted(set(self.units), key=lambda u: (-len(u), u))
             alternatives = "|".join(re.escape(u) for u in longest_first)
             object.__setattr__(self, "_pattern", re.compile(f"{alternatives}|[^{BREAK}]"))
@@ -108,11 +109,11 @@ def spelling(units: Iterable[str] = (), apart: Iterable[str] = ()) -> Spelling:
 def spelling_of(lexicon: Any) -> Spelling:
     """The spelling a lexicon was built with (its manifest's `spelling`), else one letter per character."""
     manifest = getattr(lexicon, "manifest", None)
-    raw = manifest.get("spelling") if isinstance(manifest, Mapping) else None
+    raw = manifest.get("spelling") if isinstance(manifest, dict) else None
     if raw is None:
         return PLAIN
-    units = raw.get("units", []) if isinstance(raw, Mapping) else None
-    apart = raw.get("apart", []) if isinstance(raw, Mapping) else None
+    units = raw.get("units", []) if isinstance(raw, dict) else None
+    apart = raw.get("apart", []) if isinstance(raw, dict) else None
     if not (isinstance(units, list) and isinstance(apart, list) and all(isinstance(u, str) for u in units + apart)):
         raise LexiconError("the lexicon's manifest has a malformed `spelling` (lists of strings `units`, `apart`)")
     return spelling(units, apart)

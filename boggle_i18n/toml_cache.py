@@ -13,9 +13,9 @@ is read once and its bytes are both hashed and parsed, so an edit always counts.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 
+from . import jsontext
 from .folders import cache_folder, read_cached
 
 TYPE_CHECKING = False
@@ -46,7 +46,7 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise TomlError(str(exc)) from None
     if _plain(value):
-        body = json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        body = jsontext.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         head = b"%s %s %s\n" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode())
         from .storage import atomic_write_bytes  # writers only: a cached file is read without pathlib
 
@@ -66,7 +66,7 @@ def _cached(entry: str, digest: str) -> dict[str, Any] | None:
     if head != b"%s %s %s" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode()):
         return None
     try:
-        value = json.loads(body)
+        value = jsontext.loads(body)
     except ValueError:
         return None
     return value if isinstance(value, dict) else None

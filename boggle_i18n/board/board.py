@@ -3,11 +3,14 @@
 from __future__ import annotations
 
 import unicodedata
-from collections.abc import Callable
-from functools import cache
 
 from ..errors import BoardError
+from ..memo import cache
 from ..record import dataclass
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Callable
 
 MAX_SIDE = 64
 

@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-import json
 import os
-from functools import cache
 
+from .. import jsontext
 from ..errors import DiceError
 from ..folders import data_folder, listed, stem
 from ..limits import clip
+from ..memo import cache
 from ..record import dataclass, field
 from .board import Board
 
@@ -134,7 +134,7 @@ def _dice_set(path: str | os.PathLike[str]) -> DiceSet:
     """One dice file, read and checked once per process."""
     try:
         with open(path, encoding="utf-8") as handle:
-            raw = json.load(handle)
+            raw = jsontext.loads(handle.read())
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
     except OSError as exc:

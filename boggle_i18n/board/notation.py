@@ -12,12 +12,15 @@ from __future__ import annotations
 
 import math
 import unicodedata
-from collections.abc import Mapping
 
 from ..errors import BoardError
 from ..limits import check, clip
 from ..spelling import is_unit
 from .board import DOTTED_CIRCLE, Board
+
+TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
+if TYPE_CHECKING:
+    from collections.abc import Mapping
 
 _BLANKS = {".", "[]"}
 BOM = "\ufeff"  # editors on Windows start UTF-8 files with it; it is not part of the board

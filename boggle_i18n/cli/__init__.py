@@ -11,7 +11,6 @@ help, parsing and checks all come from that one declaration.
 from __future__ import annotations
 
 import gc
-import importlib
 import sys
 
 from .. import __version__
@@ -115,7 +114,7 @@ def load_command(name: str) -> Command:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        importlib.import_module(f".{COMMANDS[name]}", __name__)
+        __import__(f"{__name__}.{COMMANDS[name]}")  # registers it (importlib itself is not loaded on this path)
     finally:
         if enabled:
             gc.freeze()

@@ -3,12 +3,11 @@
 from __future__ import annotations
 
 import errno
-import functools
-import json
 import os
 import sys
 import time
 
+from .. import jsontext
 from ..api import load_lexicon
 from ..errors import BoggleI18nError
 from ..lexicon.store import Lexicon
@@ -40,7 +39,6 @@ def handle_errors(command: F) -> F:
     command; this decorator keeps a command safe when it is run on its own.
     """
 
-    @functools.wraps(command)
     def wrapper(*args: Any, **kwargs: Any) -> Any:
         try:
             return command(*args, **kwargs)
@@ -53,6 +51,10 @@ def handle_errors(command: F) -> F:
         except KeyboardInterrupt:
             raise fail("interrupted", 130) from None
 
+    # functools.wraps by hand (functools is not loaded on a cold command's path): cli/framework reads __wrapped__
+    for name in ("__module__", "__name__", "__qualname__", "__doc__"):
+        setattr(wrapper, name, getattr(command, name))
+    wrapper.__wrapped__ = command  # type: ignore[attr-defined]
     return wrapper  # type: ignore[return-value]
 
 
@@ -146,13 +148,13 @@ def to_json(data: Any, *, depth: int = 2) -> str:
 
 def _indented(data: Any, level: int, depth: int) -> str:
     if level >= depth or not isinstance(data, (dict, list)) or not data:
-        return json.dumps(data, ensure_ascii=False)
+        return jsontext.dumps(data, ensure_ascii=False)
     pad, end = "  " * (level + 1), "  " * level
     if isinstance(data, dict):
         if not all(isinstance(key, str) for key in data):
-            return json.dumps(data, ensure_ascii=False)  # json's own key conversion (int -> "1")
+            return jsontext.dumps(data, ensure_ascii=False)  # json's own key conversion (int -> "1")
         items = [
-            f"{pad}{json.dumps(key, ensure_ascii=False)}: {_indented(value, level + 1, depth)}"
+            f"{pad}{jsontext.dumps(key, ensure_ascii=False)}: {_indented(value, level + 1, depth)}"
             for key, value in data.items()
         ]
         return "{\n" + ",\n".join(items) + "\n" + end + "}"
@@ -172,11 +174,11 @@ def _one_line_each(values: list[Any]) -> list[str]:
     if len(values) > 1 and (kinds == {dict} or kinds == {list}) and all(values):
         opening, closing = ("{", "}") if kinds == {dict} else ("[", "]")
         gap = f"{closing}, {opening}"
-        text = json.dumps(values, ensure_ascii=False, check_circular=False)  # data, not a graph: no cycles
+        text = jsontext.dumps(values, ensure_ascii=False, check_circular=False)  # data, not a graph: no cycles
         if text.count(gap) == len(values) - 1:
             parts = text[2:-2].split(gap)
             return [opening + part + closing for part in parts]
-    return [json.dumps(value, ensure_ascii=False) for value in values]
+    return [jsontext.dumps(value, ensure_ascii=False) for value in values]
 
 
 StoreOption = Option(

@@ -9,16 +9,15 @@ dice set or from a letter distribution derived from the built lexicon.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-from collections.abc import Iterable, Mapping
-from functools import cache
 
+from .. import jsontext
 from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..folders import data_folder, listed, stem
 from ..limits import clip
+from ..memo import cache
 from ..pipeline.policies import CASE_POLICIES
 from ..record import dataclass, field
 from ..spelling import Spelling, is_unit, spelling
@@ -26,6 +25,7 @@ from ..toml_cache import TomlError, read_toml
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Mapping
     from typing import Any
 
 STATUSES = ("stable", "beta")
@@ -109,7 +109,7 @@ class Language:
             "max_length": self.max_length,
             "wordfreq": self.wordfreq,
         }
-        canon = json.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+        canon = jsontext.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:

@@ -18,10 +18,9 @@ against the one safe pattern before they come near a path.
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Mapping
 
+from .. import jsontext
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
 from ..folders import with_suffix
@@ -34,6 +33,7 @@ from .records import Language, get_language
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Mapping
     from typing import Any
 
 BARE_Q: dict[str, dict[str, str]] = {"qu": {"q": "qu"}, "q": {}}
@@ -186,7 +186,7 @@ def _manifest_language(path: str) -> object:
     if key not in _MANIFEST_LANGUAGES:
         try:
             with open(path, encoding="utf-8") as handle:
-                language = json.loads(handle.read()).get("language")
+                language = jsontext.loads(handle.read()).get("language")
         except (OSError, ValueError, AttributeError):
             language = None
         if len(_MANIFEST_LANGUAGES) > 256:

@@ -10,23 +10,23 @@ is missing or stale.
 
 from __future__ import annotations
 
-import json
 import os
-from collections.abc import Callable
 
+from .. import jsontext
 from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
 from ..folders import clean, data_folder
 from ..pipeline.recipe_files import content_sha256, merged_recipe
-from .store import NAME_RE, Lexicon, lexicon_files, lexicon_name, lexicon_paths
+from .store import Lexicon, is_lexicon_name, lexicon_files, lexicon_name, lexicon_paths
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    Progress = Callable[[str], None]
     from pathlib import Path
     from typing import Any
 
     from ..pipeline.recipe import Recipe
-
-Progress = Callable[[str], None]
 
 
 def ensure_lexicon(
@@ -95,7 +95,7 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
     except RecipeError:
         return None
     stored, language = raw.get("name"), raw.get("language")
-    if not isinstance(stored, str) or not NAME_RE.fullmatch(stored) or not isinstance(language, str):
+    if not isinstance(stored, str) or not is_lexicon_name(stored) or not isinstance(language, str):
         return None
     manifest = _manifest(lexicon_files(stored, store)[1])
     if manifest is None or _recorded_recipe(manifest) != (stored, content_sha256(raw)):
@@ -107,7 +107,7 @@ def _manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """A built lexicon's manifest, or None if it is missing or broken (Lexicon.load reports that)."""
     try:
         with open(path, encoding="utf-8") as handle:
-            manifest = json.loads(handle.read())
+            manifest = jsontext.loads(handle.read())
     except (OSError, ValueError):
         return None
     return manifest if isinstance(manifest, dict) else None

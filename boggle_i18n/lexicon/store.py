@@ -10,14 +10,12 @@ before its sha256 was recorded is reported, never a crash.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
-import re
 import time
-from collections.abc import Callable, Iterable, Iterator
 
 import marisa_trie
 
+from .. import jsontext
 from ..errors import LexiconError
 from ..folders import clean, parent, store_folder, store_lock, with_suffix
 from ..limits import clip
@@ -26,6 +24,7 @@ from .trust import trie_problem
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable, Iterator
     from pathlib import Path
     from typing import Any
 
@@ -35,7 +34,9 @@ FORMAT_VERSION = 1
 # A lexicon name becomes two file names in the store, so it is one safe pattern, checked
 # wherever a name enters (--as, --lexicon, a recipe's `name`): no path separators, no dots,
 # no leading '-', never empty.
-NAME_RE = re.compile(r"[a-z0-9][a-z0-9_-]{0,63}")
+# Set tests, not a pattern: `re` (with `enum`) is not loaded on a cold solve's path.
+_NAME_FIRST = frozenset("abcdefghijklmnopqrstuvwxyz0123456789")
+_NAME_CHARS = _NAME_FIRST | {"-", "_"}
 NAME_RULE = "1-64 characters from a-z, 0-9, '-' and '_', starting with a letter or digit"
 
 # Manifest fields that commands read, with the JSON types they must have.
@@ -59,9 +60,14 @@ _SOURCE_FIELDS: dict[str, tuple[type, ...]] = {
 }
 
 
+def is_lexicon_name(name: str) -> bool:
+    """Whether `name` is a lexicon name (NAME_RULE)."""
+    return 0 < len(name) <= 64 and name[0] in _NAME_FIRST and _NAME_CHARS.issuperset(name)
+
+
 def check_lexicon_name(name: str, where: str = "lexicon name") -> str:
     """Return `name` if it is a valid lexicon name, else raise one clear error."""
-    if not isinstance(name, str) or not NAME_RE.fullmatch(name):
+    if not isinstance(name, str) or not is_lexicon_name(name):
         shown = clip(name, 70) if isinstance(name, str) else repr(name)
         raise LexiconError(
             f"bad {where} {clip(name, 70) if isinstance(name, str) else name!r}: a lexicon name is {NAME_RULE}",
@@ -258,8 +264,8 @@ def read_checked(
     except OSError as exc:
         raise StoreProblem(f"manifest {manifest_path} is unreadable ({exc.strerror or exc})") from None
     try:
-        manifest = json.loads(raw_manifest)
-    except (json.JSONDecodeError, UnicodeDecodeError):
+        manifest = jsontext.loads(raw_manifest)
+    except ValueError:
         raise StoreProblem(f"manifest {manifest_path} is corrupt (not valid JSON)") from None
     problem = manifest_problem(manifest)
     if problem is not None:
@@ -327,7 +333,7 @@ def rebuild_command(name: str, store: str | os.PathLike[str] | None, manifest: d
     recorded = manifest.get("build_command") if isinstance(manifest, dict) else None
     if isinstance(recorded, list) and recorded and all(isinstance(a, str) for a in recorded):
         return shlex.join(["boggle-i18n", *recorded, *extra])
-    if name.endswith(".marisa") or not NAME_RE.fullmatch(name):
+    if name.endswith(".marisa") or not is_lexicon_name(name):
         return shlex.join(["boggle-i18n", "build-lexicon", "RECIPE"])
     if (data_dir("pipelines") / f"{name}.toml").is_file():
         return shlex.join(["boggle-i18n", "build-lexicon", name, *extra])
@@ -344,7 +350,7 @@ def build_hint(name: str, store: str | os.PathLike[str] | None) -> str:
     from ..resources import data_dir
 
     extra = ["--store", str(store)] if store else []
-    if NAME_RE.fullmatch(name) and (data_dir("pipelines") / f"{name}.toml").is_file():
+    if is_lexicon_name(name) and (data_dir("pipelines") / f"{name}.toml").is_file():
         return "run: " + shlex.join(["boggle-i18n", "build-lexicon", name, *extra])
     return f"build it from a recipe with: boggle-i18n build-lexicon RECIPE --as {shlex.quote(name)}"
 

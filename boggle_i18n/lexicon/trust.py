@@ -18,16 +18,16 @@ words it was given.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 import sys
-from collections.abc import Iterable, Iterator
 from itertools import islice
 
+from .. import jsontext
 from ..folders import cache_folder, read_cached
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     import marisa_trie
@@ -109,7 +109,7 @@ def _record_path(trie_sha: str) -> str:
 def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
     """Record that the trie with sha256 `trie_sha` holds `word_count` words hashing to `keys_sha` (best effort)."""
     _VERIFIED.add((trie_sha, word_count, keys_sha))
-    record = json.dumps({"trie_sha256": trie_sha, "word_count": word_count, "keys_sha256": keys_sha})
+    record = jsontext.dumps({"trie_sha256": trie_sha, "word_count": word_count, "keys_sha256": keys_sha})
     from ..storage import atomic_write_bytes  # writers only: reading a record needs no pathlib
 
     try:
@@ -121,7 +121,7 @@ def remember(trie_sha: str, word_count: int, keys_sha: str) -> None:
 def _recorded(trie_sha: str) -> dict[str, Any] | None:
     blob = read_cached(_record_path(trie_sha))
     try:
-        data = json.loads(blob) if blob is not None else None
+        data = jsontext.loads(blob) if blob is not None else None
     except ValueError:
         return None
     return data if isinstance(data, dict) else None
@@ -186,7 +186,7 @@ def _check_in_child(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
             return None, "it could not be checked (marisa_trie is not importable by a child process)"
         return None, f"MARISA cannot read it ({last[:100]})"
     try:
-        found = json.loads(proc.stdout)
+        found = jsontext.loads(proc.stdout)
         if not isinstance(found, dict):
             raise ValueError
         for key in ("count", "len", "missing"):

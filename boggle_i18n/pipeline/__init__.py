@@ -7,7 +7,7 @@ the downloader and the recipe reader too.
 
 from __future__ import annotations
 
-import importlib
+import sys
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -45,4 +45,6 @@ if TYPE_CHECKING:
 def __getattr__(name: str) -> Any:
     if name not in _HOMES:
         raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-    return getattr(importlib.import_module(_HOMES[name], __name__), name)
+    module = __name__ + _HOMES[name]
+    __import__(module)  # not importlib.import_module: `importlib` stays off a cold command's path
+    return getattr(sys.modules[module], name)

@@ -8,10 +8,9 @@ the schema and the stage table, which only a build needs.
 from __future__ import annotations
 
 import hashlib
-import json
 import os
 
-from .. import toml_cache
+from .. import jsontext, toml_cache
 from ..errors import RecipeError
 from ..folders import clean, data_folder, parent
 
@@ -22,7 +21,7 @@ if TYPE_CHECKING:
 
 def content_sha256(raw: dict[str, Any]) -> str:
     """Hash of a recipe's merged content (not its comments, layout or base's file name): what a manifest records."""
-    canon = json.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    canon = jsontext.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     return hashlib.sha256(canon.encode("utf-8")).hexdigest()
 
 

@@ -6,8 +6,6 @@ tests and the optimiser can swap engines without change.
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Callable, Iterable
 from operator import attrgetter
 
 from ..board.board import Board
@@ -18,6 +16,7 @@ from ..scoring import Scoring, get_scoring
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Callable, Iterable
     from typing import Any, Protocol
 else:
     Protocol = object  # a plain base at run time: the protocol is for mypy
@@ -160,7 +159,7 @@ def solvers() -> list[str]:
 def get_solver(name: str = "reference") -> Solver:
     """An engine by name."""
     if name not in _SOLVERS and name in _LAZY:
-        importlib.import_module(_LAZY[name])
+        __import__(_LAZY[name])  # registers the engine (not importlib.import_module: not loaded on a cold path)
     try:
         factory = _SOLVERS[name]
     except KeyError:

@@ -7,7 +7,6 @@ A 4x4 board visits some thousands of nodes, each one MARISA prefix test (~1 µs)
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable, Iterator
 
 from ..board.board import Board, neighbours
 from ..spelling import spelling_of
@@ -15,6 +14,7 @@ from .base import FoundWord, Rules, SolveResult, register_solver
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
+    from collections.abc import Iterable, Iterator
     from typing import Any
 
     from .scorer import ReferenceScorer
