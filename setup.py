@@ -50,4 +50,12 @@ bound_wide = Extension(
     optional=True,
 )
 
-setup(ext_modules=[kernel, bound, bound_wide], cmdclass={"build_py": BuildPyWithData})
+# The command. pip's generated console-script wrapper imports `re` before anything else (to trim argv[0]'s
+# `.exe`), about a tenth of a cold `solve`; POSIX installs get the plain scripts/boggle-i18n instead (pip
+# points its `#!python` line at the installing interpreter). Windows needs the generated .exe launcher.
+if sys.platform == "win32":
+    command = {"entry_points": {"console_scripts": ["boggle-i18n = boggle_i18n.launch:main"]}}
+else:
+    command = {"scripts": ["scripts/boggle-i18n"]}
+
+setup(ext_modules=[kernel, bound, bound_wide], cmdclass={"build_py": BuildPyWithData}, **command)

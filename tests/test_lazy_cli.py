@@ -118,3 +118,50 @@ def test_library_solve_path_imports_none_of_the_heavy_modules(built_store: Path)
     loaded = set(runs[1]["modules"])
     assert loaded & {"boggle_i18n.api", "marisa_trie", "json"} == {"boggle_i18n.api", "marisa_trie", "json"}
     assert not loaded & set(NOT_ON_THE_SOLVE_PATH), sorted(loaded & set(NOT_ON_THE_SOLVE_PATH))
+
+
+# Standard modules a cold `solve --json` command does without (docs/performance.md, "Cold start"): `json` and
+# `re` (with `enum`) were about a tenth of it, `functools`, `collections`, `contextlib` and `importlib` another
+# tenth; the library reads and writes JSON through `jsontext`, and memoises through `memo.cache`.
+NOT_ON_THE_COMMAND_PATH = ("re", "json", "enum", "functools", "collections", "contextlib", "importlib", "typing")
+
+
+def test_cold_solve_command_loads_no_json_re_or_functools(built_store: Path) -> None:
+    """The command as the installed script runs it (`launch.main`), in a bare interpreter (`-S`: an editable
+    install's finder would load `re` at start-up), run twice so the second meets the caches as users do."""
+    code = (
+        "import sys\n"
+        "from boggle_i18n.launch import main\n"
+        "sys.argv = ['boggle-i18n', 'solve', 'perslatgsineters', '--lexicon', 'en-enable2k', '--json']\n"
+        "try:\n"
+        "    main()\n"
+        "finally:\n"
+        "    sys.stderr.write(' '.join(sorted(sys.modules)))\n"
+    )
+    # The store by $BOGGLE_I18N_HOME, as users set it (a `--store` option is a path: pathlib loads `re`).
+    env = {
+        **os.environ,
+        "BOGGLE_I18N_HOME": str(built_store),
+        "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *site.getsitepackages()]),
+    }
+    for _ in range(2):
+        run = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, env=env)
+    assert run.returncode == 0 and json.loads(run.stdout)["score"] == 3625
+    loaded = set(run.stderr.split())
+    assert "boggle_i18n.jsontext" in loaded  # the check below can fail: this is the command's path
+    assert not loaded & set(NOT_ON_THE_COMMAND_PATH), sorted(loaded & set(NOT_ON_THE_COMMAND_PATH))
+
+
+def test_installed_command_is_a_plain_script_on_posix() -> None:
+    """setup.py installs scripts/boggle-i18n (no `import re` before the command, as pip's generated wrapper
+    has) on POSIX systems; it runs `launch.main`."""
+    script = (Path(__file__).parents[1] / "scripts" / "boggle-i18n").read_text(encoding="utf-8")
+    assert script.startswith("#!python\n") and "from boggle_i18n.launch import main" in script
+    assert "import re" not in script
+    run = subprocess.run(
+        [sys.executable, "-S", "-c", script.split("\n", 1)[1], "--version"],
+        capture_output=True,
+        text=True,
+        env={**os.environ, "PYTHONPATH": os.pathsep.join([str(Path(__file__).parents[1]), *site.getsitepackages()])},
+    )
+    assert run.returncode == 0 and run.stdout.startswith("boggle-i18n "), run
