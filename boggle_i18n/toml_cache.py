@@ -12,10 +12,10 @@ is read once and its bytes are both hashed and parsed, so an edit always counts.
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from . import jsontext
+from .digest import sha256_hex
 from .folders import cache_folder, read_cached
 
 TYPE_CHECKING = False
@@ -34,7 +34,7 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
     as that does, and `TomlError` for a TOMLDecodeError."""
     with open(path, "rb") as handle:
         data = handle.read()
-    digest = hashlib.sha256(data).hexdigest()
+    digest = sha256_hex(data)
     entry = os.path.join(cache_folder(), "toml", f"{digest}.json")
     cached = _cached(entry, digest)
     if cached is not None:
@@ -47,7 +47,7 @@ def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
         raise TomlError(str(exc)) from None
     if _plain(value):
         body = jsontext.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
-        head = b"%s %s %s\n" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode())
+        head = b"%s %s %s\n" % (MAGIC, digest.encode(), sha256_hex(body).encode())
         from .storage import atomic_write_bytes  # writers only: a cached file is read without pathlib
 
         try:
@@ -63,7 +63,7 @@ def _cached(entry: str, digest: str) -> dict[str, Any] | None:
     if blob is None:
         return None
     head, _, body = blob.partition(b"\n")
-    if head != b"%s %s %s" % (MAGIC, digest.encode(), hashlib.sha256(body).hexdigest().encode()):
+    if head != b"%s %s %s" % (MAGIC, digest.encode(), sha256_hex(body).encode()):
         return None
     try:
         value = jsontext.loads(body)

@@ -8,12 +8,12 @@ dice set or from a letter distribution derived from the built lexicon.
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from .. import jsontext
 from ..board.board import display_face
 from ..board.dice import DiceSet, get_dice
+from ..digest import sha256_hex
 from ..errors import BoardError, BoggleI18nError, LanguageError
 from ..folders import data_folder, listed, stem
 from ..limits import clip
@@ -110,7 +110,7 @@ class Language:
             "wordfreq": self.wordfreq,
         }
         canon = jsontext.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-        return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+        return sha256_hex(canon.encode("utf-8"))
 
     def dice_for(self, rows: int, cols: int) -> DiceSet | None:
         """The preferred dice set of this size, if the language has one."""

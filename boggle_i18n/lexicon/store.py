@@ -9,13 +9,13 @@ before its sha256 was recorded is reported, never a crash.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import time
 
 import marisa_trie
 
 from .. import jsontext
+from ..digest import sha256_hex
 from ..errors import LexiconError
 from ..folders import clean, parent, store_folder, store_lock, with_suffix
 from ..limits import clip
@@ -186,7 +186,7 @@ class Lexicon:
                     time.sleep(0.05)
                     continue
                 raise LexiconError(f"{exc}; rebuild with: {rebuild_command(name, store, exc.manifest)}") from None
-        return cls(trie, manifest, hashlib.sha256(raw_manifest).hexdigest(), trie_path)
+        return cls(trie, manifest, sha256_hex(raw_manifest), trie_path)
 
     @property
     def path(self) -> Path | None:
@@ -279,7 +279,7 @@ def read_checked(
             raise StoreProblem(f"trie file {trie_path} is missing", manifest, retry=True) from None
     except OSError as exc:
         raise StoreProblem(f"trie file {trie_path} is unreadable ({exc.strerror or exc})", manifest) from None
-    sha = hashlib.sha256(data).hexdigest()
+    sha = sha256_hex(data)
     if sha != manifest.get("trie_sha256"):
         # A build killed between renaming its trie and its manifest leaves the old trie as a backup (storage.py).
         data = _backup_matching(trie_path, manifest)
@@ -315,7 +315,7 @@ def _backup_matching(trie_path: str | os.PathLike[str], manifest: dict[str, Any]
         data = backup_path(Path(trie_path)).read_bytes()
     except OSError:
         return None
-    return data if hashlib.sha256(data).hexdigest() == manifest.get("trie_sha256") else None
+    return data if sha256_hex(data) == manifest.get("trie_sha256") else None
 
 
 def rebuild_command(name: str, store: str | os.PathLike[str] | None, manifest: dict[str, Any] | None) -> str:

@@ -17,7 +17,6 @@ words it was given.
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sys
 from itertools import islice
@@ -54,6 +53,8 @@ _VERIFIED: set[tuple[str, int, str | None]] = set()  # this process's verified (
 
 def keys_digest(keys: Iterable[str]) -> str:
     """The manifest's `keys_sha256`: sha256 of the sorted words joined by newlines (UTF-8)."""
+    import hashlib  # a build's and a check's: OpenSSL is not loaded on a cold solve's path (digest.py)
+
     return hashlib.sha256("\n".join(sorted(keys)).encode("utf-8")).hexdigest()
 
 
@@ -68,6 +69,8 @@ def trie_keys_digest(trie: marisa_trie.Trie, chars: Iterable[str] | None = None)
     prefix in code-point order, which is the order `sorted` gives. `chars`: every character
     the words use, if known (else found by one pass over the trie).
     """
+    import hashlib
+
     alphabet = sorted(set(chars) if chars is not None else {ch for word in _sample_chars(trie) for ch in word})
     digest = hashlib.sha256()
     first = True

@@ -7,10 +7,10 @@ the schema and the stage table, which only a build needs.
 
 from __future__ import annotations
 
-import hashlib
 import os
 
 from .. import jsontext, toml_cache
+from ..digest import sha256_hex
 from ..errors import RecipeError
 from ..folders import clean, data_folder, parent
 
@@ -22,7 +22,7 @@ if TYPE_CHECKING:
 def content_sha256(raw: dict[str, Any]) -> str:
     """Hash of a recipe's merged content (not its comments, layout or base's file name): what a manifest records."""
     canon = jsontext.dumps(raw, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    return hashlib.sha256(canon.encode("utf-8")).hexdigest()
+    return sha256_hex(canon.encode("utf-8"))
 
 
 def read_toml(path: str | os.PathLike[str]) -> dict[str, Any]:
