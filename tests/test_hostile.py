@@ -445,6 +445,22 @@ def test_a_named_pipe_with_a_writer_is_streamed_once(tmp_path: Path) -> None:
     assert len(Lexicon.load("x", tmp_path / "s")) > 0
 
 
+def test_a_named_pipe_whose_writer_comes_late_is_read_in_full(tmp_path: Path) -> None:
+    """The writer opens the pipe a second after the build did (a loaded machine, a slow shell): it used to
+    read as empty at once, one error, and the writer then hung with no reader (a CI run met it)."""
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    writer = subprocess.Popen(["sh", "-c", f"sleep 1; cat {MINI_EN} > {fifo}"])
+    try:
+        result = runner.invoke(
+            app, ["build-lexicon", "en", "--as", "x", "--source", str(fifo), "--store", str(tmp_path / "s")]
+        )
+    finally:
+        writer.wait(timeout=30)
+    assert result.exit_code == 0, result.output
+    assert len(Lexicon.load("x", tmp_path / "s")) == len(Lexicon.load("x", tmp_path / "s").keys()) > 0
+
+
 @pytest.mark.parametrize(
     "content",
     [b"{not json", b"[1, 2]", b'{"id": 7}', b"\xff\xfe", b'{"id": "x", "name": "x", "language": "en", "size": [4, 4]}'],

@@ -34,6 +34,9 @@ from .recipe import Recipe, SourceSpec
 OFFLINE_ENV = "BOGGLE_I18N_OFFLINE"
 DOWNLOAD_TIMEOUT = 30
 CHUNK = 1 << 20  # bytes read at a time: memory stays flat whatever the list's size
+# How long a named pipe is given for its writer to open it (`cat list > f & build-lexicon --source f`: the
+# shell may start `cat` after the build opens f). Read before any writer came, a pipe is at its end at once.
+PIPE_WRITER_WAIT = 5.0
 MAX_ENTRY_BYTES = MAX_SOURCE_ENTRY_BYTES  # one entry (line) of a source, before decoding
 MAX_SOURCE_ENTRIES = MAX_SOURCE_LINES  # entries in one source
 
@@ -326,14 +329,24 @@ def _decode_line(raw: bytes, encoding: str, offset: int, path: Path) -> str:
 def _open(path: Path) -> BinaryIO:
     """The source opened for reading: a regular file, or a pipe streamed once (never a device).
 
-    A named pipe is opened without waiting for a writer: with none, it reads as
-    empty (one error) instead of hanging.
+    A named pipe is opened without blocking, then given PIPE_WRITER_WAIT seconds for a writer to open it
+    and send something or hang up: with none, it reads as empty (one error) instead of hanging, and a
+    writer that starts a moment after the build is read in full (before, it could read as empty).
     """
     try:
         mode = _kind(path)
         if mode == "pipe":
             fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
-            os.set_blocking(fd, True)  # a writer that is there (or comes) is then waited for as usual
+            try:
+                import select
+
+                waiting = select.poll()
+                waiting.register(fd, select.POLLIN)  # data, or POLLHUP when a writer came and went
+                waiting.poll(int(PIPE_WRITER_WAIT * 1000))
+                os.set_blocking(fd, True)  # a writer that is there is then waited for as usual
+            except BaseException:
+                os.close(fd)
+                raise
             return os.fdopen(fd, "rb")
         return path.open("rb")
     except FileNotFoundError:
