@@ -45,9 +45,23 @@ def languages_table(entries: list[dict[str, Any]]) -> str:
 def languages_cmd(
     store: Path | None = StoreOption,
     json_out: bool = Option(False, "--json", help="Print the languages as JSON."),
+    show_beta: bool = Option(
+        False, "--all", help="Also list the beta languages (below the bar for a fair word list; each says why)."
+    ),
 ) -> None:
-    """List every language: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
-    from ..language.overview import language_overview  # recipes and store scan: only when the command runs
+    """List the languages: code, name, lexicon recipes (built or not), status, dice or distribution, alphabet."""
+    from ..language.overview import beta_languages, language_overview  # recipes and store scan: when it runs
 
-    entries = language_overview(store)
-    emit(to_json(entries) if json_out else languages_table(entries))
+    entries = language_overview(store, beta=show_beta)
+    if json_out:
+        emit(to_json(entries))
+        return
+    table = languages_table(entries)
+    hidden = [] if show_beta else beta_languages()
+    if hidden:
+        table += (
+            f"\n\n{len(entries)} languages. In beta, not listed (their word lists are below the bar for a fair "
+            f"list; they build and play when named): {', '.join(hidden)}. `boggle-i18n languages --all` shows "
+            "them with the reason."
+        )
+    emit(table)

@@ -341,7 +341,7 @@ class WebApp:
         from ..language.overview import language_overview
         from ..scoring import presets
 
-        langs = language_overview(self.store)
+        langs = language_overview(self.store, beta=True)  # the page offers the beta ones too, marked beta
         for lang in langs:
             lang["dice_sets"] = [
                 {"id": d, "size": f"{ds.rows}x{ds.cols}", "min_length": ds.min_word_length, "scoring": ds.scoring}

@@ -111,7 +111,9 @@ function fillLanguages() {
 function nameLanguages() {
   for (const o of $("lang").options) {
     const l = state.languages.find((x) => x.lang === o.value);
-    if (l) o.textContent = `${I18n.languageName(l.lang, l.name)} (${l.lang})`;
+    // A beta language (a word list below the bar for a fair one: `languages --all` says why) is offered, marked.
+    if (l && l.status === "beta") o.textContent = t("panel.lang_beta", { name: I18n.languageName(l.lang, l.name), code: l.lang });
+    else if (l) o.textContent = `${I18n.languageName(l.lang, l.name)} (${l.lang})`;
   }
   for (const label of $("compare-langs").querySelectorAll("label")) {
     const l = state.languages.find((x) => x.lang === label.querySelector("input").value);
