@@ -213,6 +213,8 @@ def test_languages_and_lexicons(client: TestClient) -> None:
     assert sorted(codes) == sorted(languages()) and {"en", "nl", "uk", "bg", "sk", "kk"} <= set(codes)
     direction = {lang["lang"]: (lang["script"], lang["direction"]) for lang in data["languages"]}
     assert direction["he"] == ("Hebrew", "rtl") and direction["el"] == ("Greek", "ltr")  # the page's RTL flag
+    status = {lang["lang"]: lang["status"] for lang in data["languages"]}
+    assert status["ko"] == "beta" and status["en"] == "stable"  # the page offers beta languages, marked beta
     en = next(lang for lang in data["languages"] if lang["lang"] == "en")
     assert {"id": "en-new-4x4", "size": "4x4", "min_length": 3, "scoring": "classic-4x4"} in en["dice_sets"]
     assert "classic-4x4" in data["scoring"]
