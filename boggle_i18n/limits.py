@@ -164,8 +164,8 @@ def markdown() -> str:
         "A raw word list (`build-lexicon --source`, a system list, an expanding tool's output) is read once, in",
         f"linear time: an entry longer than {MAX_SOURCE_ENTRY_BYTES:,} bytes (the longest word a board holds, 4 bytes",
         f"a letter) or more than {MAX_SOURCE_LINES:,} entries (Debian's largest list has 1.6 million) is one error",
-        "line, said as soon as it is read. A named pipe is streamed once (with no writer it reads as empty);",
-        "a device (`/dev/zero`) is refused.",
+        "line, said as soon as it is read. A named pipe is streamed once (a writer is waited for up to 5 s;",
+        "with none it reads as empty); a device (`/dev/zero`) is refused.",
         "",
     ]
     return "\n".join(lines)
