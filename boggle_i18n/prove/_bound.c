@@ -878,6 +878,25 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
             }
         }
     }
+#ifndef STATIC_ORDER
+    /* The class's own order: among cells of as many neighbours, the given order is kept except that cells of
+     * fewer faces come first (a vowel bucket of 6 before a consonant band of 10). The top cells are forced by
+     * merging, the dearest work of a heavy class, once per face: fewer faces there, fewer merges, and the
+     * bound falls sooner. Five heavy ENABLE2K 4x4 classes: 1.26x cheaper, branch steps 12.1 to 10.0 million a
+     * class; more faces first was 1.29x dearer, fewer faces first across all cells 2.28x dearer (see
+     * docs/prove.md). On 3x4 it was even (1.00-1.02x) and on 3x3 0.95x, so it applies from 16 cells on.
+     * -DSTATIC_ORDER keeps the given order, to time it side by side. */
+    for (int i = 1; i < t->cells && t->cells >= 16; i++) {
+        int c = t->order[i], j = i;
+        while (j > 0) {
+            int p = t->order[j - 1];
+            if (t->nbr_n[p] != t->nbr_n[c] || popcount64(t->sets[p]) <= popcount64(t->sets[c])) break;
+            t->order[j] = p, j--;
+        }
+        t->order[j] = c;
+    }
+    for (int i = 0; i < t->cells; i++) t->rank[t->order[i]] = i;
+#endif
     if (records->len % 16 || records->len == 0) return fail("records: uint64[nodes, 2]");
     t->nodes = records->len / 16;
     if (t->nodes >= (Py_ssize_t)INT32_MAX) return fail("records: fewer than 2**31 - 1 trie nodes"); /* word + 1 */
