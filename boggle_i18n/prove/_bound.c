@@ -442,24 +442,40 @@ static int record_path(Ctx *t, int64_t word) {
     return 0;
 }
 
+static inline int scores(const Ctx *t, int64_t length) {
+    return length >= t->min_len && length < t->n_points && t->points[length] > 0;
+}
+
+/* The walk of the sorted build. A one-letter face's trie node is the letter's child, found from the mask already
+ * read (the step down the trie is only taken for longer faces, from that child), and a child without children of
+ * its own (a word at the end of its branch) is recorded here rather than in a call of its own. */
 HOT static void walk_keys(Ctx *t, int cell, int64_t node, int64_t length, uint64_t used) {
     if (t->failed) return;
-    if ((t->records[2 * node + 1] >> 32) && length >= t->min_len && length < t->n_points && t->points[length] > 0)
+    const uint64_t *records = t->records;
+    if ((records[2 * node + 1] >> 32) && scores(t, length))
         if (record_path(t, node)) return;
-    uint64_t mask = t->records[2 * node];
+    uint64_t mask = records[2 * node];
     if (!mask) return;
+    int64_t first = (int64_t)(records[2 * node + 1] & 0xFFFFFFFFULL);
     for (int i = 0; i < t->nbr_n[cell]; i++) {
         int nb = t->nbr[cell][i];
         if ((used >> nb) & 1) continue;
         int r = t->rank[nb], w = t->key_word[r], shift = t->key_shift[r];
         for (uint64_t letters = mask & t->first_letters[nb]; letters; letters &= letters - 1) {
-            for (uint64_t faces = t->by_first[nb][ctz64(letters)]; faces; faces &= faces - 1) {
-                int face = ctz64(faces);
-                int64_t next = step(t, node, face);
+            int letter = ctz64(letters);
+            int64_t child = first + popcount64(mask & ((1ULL << letter) - 1));
+            for (uint64_t faces = t->by_first[nb][letter]; faces; faces &= faces - 1) {
+                int face = ctz64(faces), len = t->face_len[face];
+                int64_t next = len == 1 ? child : trie_step(records, t->letters + (Py_ssize_t)face * t->longest + 1,
+                                                            len - 1, child);
                 if (next < 0) continue;
                 uint64_t field = (uint64_t)t->key_code[nb][face] << shift;
                 t->key[w] |= field;
-                walk_keys(t, nb, next, length + t->face_len[face], used | (1ULL << nb));
+                if (records[2 * next]) {
+                    walk_keys(t, nb, next, length + len, used | (1ULL << nb));
+                } else if ((records[2 * next + 1] >> 32) && scores(t, length + len)) {
+                    if (record_path(t, next)) return;
+                }
                 t->key[w] ^= field;
             }
         }
@@ -517,12 +533,12 @@ static int sort_paths(Ctx *t) {
  * (insert walks on from t->valid). A path equal to an earlier one of its group (same key and word) is left out. */
 static void build_sorted(Ctx *t) {
     int depth_before[MAX_CELLS + 1], length = 0;
-    int64_t letters = 0;   /* the word's length: its faces' lengths */
+    int64_t letters = 0, letters_before[MAX_CELLS + 1]; /* the word's length: its faces' lengths */
     int64_t group = 0; /* the first path with the current key */
     for (int64_t i = 0; i < t->paths_n && !t->failed; i++) {
         const PathRec *p = &t->paths[i];
         uint32_t word = PATH_WORD(p);
-        int valid = 0;
+        int valid = 0, from = 0; /* the pairs of the ranks before `from` are the previous path's */
         if (i > 0) {
             const PathRec *prev = p - 1;
             uint64_t x0 = prev->key[0] ^ p->key[0], x1 = (prev->key[1] ^ p->key[1]) >> 32;
@@ -535,11 +551,12 @@ static void build_sorted(Ctx *t) {
             }
             group = i;
             /* the first field that differs; the pairs before it are the same in both paths */
-            valid = depth_before[t->rank_at_bit[x0 ? clz64(x0) : 64 + clz64(x1) - 32]];
+            from = t->rank_at_bit[x0 ? clz64(x0) : 64 + clz64(x1) - 32];
+            valid = depth_before[from];
         }
-        length = 0, letters = 0;
-        for (int r = 0; r < t->cells; r++) {
-            depth_before[r] = length;
+        length = from ? depth_before[from] : 0, letters = from ? letters_before[from] : 0;
+        for (int r = from; r < t->cells; r++) {
+            depth_before[r] = length, letters_before[r] = letters;
             int field = (int)((p->key[t->key_word[r]] >> t->key_shift[r]) & ((1u << t->key_width[r]) - 1));
             if (field) {
                 int face = t->key_face[r][field];
