@@ -138,13 +138,17 @@ _Static_assert(sizeof(SumNode) == HDR * 4 && sizeof(ChoiceNode) == HDR * 4, "a n
 #define MASK(t, i) (*(uint64_t *)SL(t, i))
 #define KIDS(t, i) (SL(t, i) + 2)
 
-/* A word-path for the sorted build: its (cell, face) pairs as a key of 7-bit fields, one per rank (face + 1,
- * 0 where the path misses that cell), rank 0 in the top field of key[0]; the word (its trie node) and length. */
+/* A word-path for the sorted build, 16 bytes: its (cell, face) pairs as a key of bit fields, one per rank, rank 0
+ * at the top of key[0]; a rank's field is as wide as its cell's faces need (the face's index in the cell's set
+ * plus one, 0 where the path misses the cell: 5 bits for an open cell of 26 faces, 3 or 4 for a bucket), fields
+ * never straddle the two words, and they end above the low 32 bits of key[1], which hold the word (its trie
+ * node). The word's length is the sum of its faces' lengths, read back from the key. A class whose fields need
+ * more than 96 bits (many faces on many cells) is built path by path. */
 typedef struct {
     uint64_t key[2];
-    uint32_t word, length;
 } PathRec;
 #define SORTED_CELLS 18
+#define KEY_BITS 96
 #if defined(_MSC_VER)
 static inline int clz64(uint64_t x) {
     unsigned long i;
@@ -154,8 +158,6 @@ static inline int clz64(uint64_t x) {
 #else
 #define clz64(x) __builtin_clzll(x)
 #endif
-#define KEY_WORD(r) ((r) / 9)
-#define KEY_SHIFT(r) (56 - 7 * ((r) % 9))
 
 typedef struct {
     /* inputs */
@@ -194,6 +196,11 @@ typedef struct {
     PathRec *paths, *paths_tmp;
     int64_t paths_n, paths_cap, paths_tmp_cap;
     uint64_t key[2]; /* the current path's key while walking */
+    uint8_t key_word[MAX_CELLS], key_shift[MAX_CELLS]; /* where each rank's field lies */
+    uint8_t key_code[MAX_CELLS][MAX_FACES];           /* a cell's field for a face: its index in the set + 1 */
+    uint8_t key_face[MAX_CELLS][MAX_FACES + 1];       /* a rank's face for a field */
+    uint8_t key_width[MAX_CELLS], rank_at_bit[128];   /* the rank whose field holds each bit (from the top) */
+    int key_lo[2];                                    /* the lowest bit of each word that a field uses (64: none) */
     int64_t radix_count[2][6][1 << 11];
     /* counts */
     int64_t word_paths, branch_nodes, points_in;
@@ -423,7 +430,7 @@ HOT static void walk(Ctx *t, int cell, int64_t node, int depth, int64_t length, 
  * the build needs. Two paths of one word over the same cells now always follow one another, so the word is
  * counted once at its node (the walk's order counted it again after another word: this bound is never
  * looser). */
-static int record_path(Ctx *t, int64_t word, int64_t length) {
+static int record_path(Ctx *t, int64_t word) {
     if (t->paths_n == t->paths_cap) {
         int64_t cap = t->paths_cap ? t->paths_cap * 2 : 1 << 16;
         PathRec *grown = realloc(t->paths, (size_t)cap * sizeof(PathRec));
@@ -431,35 +438,52 @@ static int record_path(Ctx *t, int64_t word, int64_t length) {
         t->paths = grown, t->paths_cap = cap;
     }
     PathRec *r = &t->paths[t->paths_n++];
-    r->key[0] = t->key[0], r->key[1] = t->key[1];
-    r->word = (uint32_t)word, r->length = (uint32_t)length;
+    r->key[0] = t->key[0], r->key[1] = t->key[1] | (uint32_t)word;
     return 0;
 }
 
+static inline int scores(const Ctx *t, int64_t length) {
+    return length >= t->min_len && length < t->n_points && t->points[length] > 0;
+}
+
+/* The walk of the sorted build. A one-letter face's trie node is the letter's child, found from the mask already
+ * read (the step down the trie is only taken for longer faces, from that child), and a child without children of
+ * its own (a word at the end of its branch) is recorded here rather than in a call of its own. */
 HOT static void walk_keys(Ctx *t, int cell, int64_t node, int64_t length, uint64_t used) {
     if (t->failed) return;
-    if ((t->records[2 * node + 1] >> 32) && length >= t->min_len && length < t->n_points && t->points[length] > 0)
-        if (record_path(t, node, length)) return;
-    uint64_t mask = t->records[2 * node];
+    const uint64_t *records = t->records;
+    if ((records[2 * node + 1] >> 32) && scores(t, length))
+        if (record_path(t, node)) return;
+    uint64_t mask = records[2 * node];
     if (!mask) return;
+    int64_t first = (int64_t)(records[2 * node + 1] & 0xFFFFFFFFULL);
     for (int i = 0; i < t->nbr_n[cell]; i++) {
         int nb = t->nbr[cell][i];
         if ((used >> nb) & 1) continue;
-        int r = t->rank[nb];
+        int r = t->rank[nb], w = t->key_word[r], shift = t->key_shift[r];
         for (uint64_t letters = mask & t->first_letters[nb]; letters; letters &= letters - 1) {
-            for (uint64_t faces = t->by_first[nb][ctz64(letters)]; faces; faces &= faces - 1) {
-                int face = ctz64(faces);
-                int64_t next = step(t, node, face);
+            int letter = ctz64(letters);
+            int64_t child = first + popcount64(mask & ((1ULL << letter) - 1));
+            for (uint64_t faces = t->by_first[nb][letter]; faces; faces &= faces - 1) {
+                int face = ctz64(faces), len = t->face_len[face];
+                int64_t next = len == 1 ? child : trie_step(records, t->letters + (Py_ssize_t)face * t->longest + 1,
+                                                            len - 1, child);
                 if (next < 0) continue;
-                t->key[KEY_WORD(r)] |= (uint64_t)(face + 1) << KEY_SHIFT(r);
-                walk_keys(t, nb, next, length + t->face_len[face], used | (1ULL << nb));
-                t->key[KEY_WORD(r)] &= ~((uint64_t)127 << KEY_SHIFT(r));
+                uint64_t field = (uint64_t)t->key_code[nb][face] << shift;
+                t->key[w] |= field;
+                if (records[2 * next]) {
+                    walk_keys(t, nb, next, length + len, used | (1ULL << nb));
+                } else if ((records[2 * next + 1] >> 32) && scores(t, length + len)) {
+                    if (record_path(t, next)) return;
+                }
+                t->key[w] ^= field;
             }
         }
     }
 }
 
-/* Stable LSD radix sort of the paths by key (11-bit digits; a digit every path shares is skipped). */
+/* Stable LSD radix sort of the paths by their fields (11-bit digits over the bits the fields use, the word
+ * left out; a digit every path shares is skipped). */
 static int sort_paths(Ctx *t) {
     int64_t n = t->paths_n;
     if (n < 2) return 0;
@@ -469,27 +493,28 @@ static int sort_paths(Ctx *t) {
         t->paths_tmp_cap = t->paths_tmp ? t->paths_cap : 0;
         if (!t->paths_tmp) { t->failed = 1; return -1; }
     }
-    int words = t->cells > 9 ? 2 : 1;
-    enum { BITS = 11, DIGITS = 6 }; /* 6 digits of 11 bits cover a key word's 63 */
+    enum { BITS = 11, DIGITS = 6 }; /* 6 digits of 11 bits cover a key word */
     int64_t (*count)[DIGITS][1 << BITS] = t->radix_count;
+    int digits[2];
+    for (int w = 0; w < 2; w++) digits[w] = (64 - t->key_lo[w] + BITS - 1) / BITS;
     memset(t->radix_count, 0, sizeof t->radix_count);
     for (int64_t i = 0; i < n; i++)
-        for (int w = 0; w < words; w++) {
+        for (int w = 0; w < 2; w++) {
             uint64_t k = t->paths[i].key[w];
-            for (int d = 0; d < DIGITS; d++) count[w][d][(k >> (BITS * d)) & ((1 << BITS) - 1)]++;
+            for (int d = 0; d < digits[w]; d++) count[w][d][(k >> (t->key_lo[w] + BITS * d)) & ((1 << BITS) - 1)]++;
         }
     PathRec *from = t->paths, *to = t->paths_tmp;
-    for (int w = words - 1; w >= 0; w--)
-        for (int d = 0; d < DIGITS; d++) {
+    for (int w = 1; w >= 0; w--)
+        for (int d = 0; d < digits[w]; d++) {
             int64_t *c = count[w][d], sum = 0;
-            int trivial = 0;
+            int trivial = 0, shift = t->key_lo[w] + BITS * d;
             for (int b = 0; b < (1 << BITS); b++) {
                 if (c[b] == n) trivial = 1;
                 int64_t here = c[b];
                 c[b] = sum, sum += here;
             }
             if (trivial) continue;
-            for (int64_t i = 0; i < n; i++) to[c[(from[i].key[w] >> (BITS * d)) & ((1 << BITS) - 1)]++] = from[i];
+            for (int64_t i = 0; i < n; i++) to[c[(from[i].key[w] >> shift) & ((1 << BITS) - 1)]++] = from[i];
             PathRec *swap = from;
             from = to, to = swap;
         }
@@ -502,38 +527,71 @@ static int sort_paths(Ctx *t) {
     return 0;
 }
 
+#define PATH_WORD(p) ((uint32_t)(p)->key[1])
+
 /* The sorted paths into the tree: each path's pairs from its key, the part shared with the path before kept
  * (insert walks on from t->valid). A path equal to an earlier one of its group (same key and word) is left out. */
 static void build_sorted(Ctx *t) {
-    int depth_before[SORTED_CELLS + 1], length = 0;
+    int depth_before[MAX_CELLS + 1], length = 0;
+    int64_t letters = 0, letters_before[MAX_CELLS + 1]; /* the word's length: its faces' lengths */
     int64_t group = 0; /* the first path with the current key */
     for (int64_t i = 0; i < t->paths_n && !t->failed; i++) {
         const PathRec *p = &t->paths[i];
-        int valid = 0;
+        uint32_t word = PATH_WORD(p);
+        int valid = 0, from = 0; /* the pairs of the ranks before `from` are the previous path's */
         if (i > 0) {
             const PathRec *prev = p - 1;
-            uint64_t x0 = prev->key[0] ^ p->key[0], x1 = prev->key[1] ^ p->key[1];
+            uint64_t x0 = prev->key[0] ^ p->key[0], x1 = (prev->key[1] ^ p->key[1]) >> 32;
             if (!x0 && !x1) {
                 int seen = 0;
-                for (int64_t j = group; j < i && !seen; j++) seen = t->paths[j].word == p->word;
+                for (int64_t j = group; j < i && !seen; j++) seen = PATH_WORD(&t->paths[j]) == word;
                 if (seen) continue;
-                insert(t, length, p->word, t->points[p->length]);
+                insert(t, length, word, t->points[letters]);
                 continue;
             }
             group = i;
             /* the first field that differs; the pairs before it are the same in both paths */
-            valid = x0 ? depth_before[(clz64(x0) - 1) / 7] : depth_before[9 + (clz64(x1) - 1) / 7];
+            from = t->rank_at_bit[x0 ? clz64(x0) : 64 + clz64(x1) - 32];
+            valid = depth_before[from];
         }
-        length = 0;
-        for (int r = 0; r < t->cells; r++) {
-            depth_before[r] = length;
-            int field = (int)((p->key[KEY_WORD(r)] >> KEY_SHIFT(r)) & 127);
-            if (field) t->sorted[length++] = PAIR(r, t->order[r], field - 1);
+        length = from ? depth_before[from] : 0, letters = from ? letters_before[from] : 0;
+        for (int r = from; r < t->cells; r++) {
+            depth_before[r] = length, letters_before[r] = letters;
+            int field = (int)((p->key[t->key_word[r]] >> t->key_shift[r]) & ((1u << t->key_width[r]) - 1));
+            if (field) {
+                int face = t->key_face[r][field];
+                t->sorted[length++] = PAIR(r, t->order[r], face);
+                letters += t->face_len[face];
+            }
         }
         depth_before[t->cells] = length;
         if (t->valid > valid) t->valid = valid;
-        insert(t, length, p->word, t->points[p->length]);
+        insert(t, length, word, t->points[letters]);
     }
+}
+
+/* Where each rank's field lies in the key, from the class's sets: 0 when the fields fit the key's 96 bits. */
+static int lay_out_keys(Ctx *t) {
+    int at = 0; /* bits used, from the top of key[0] */
+    for (int r = 0; r < t->cells; r++) {
+        int cell = t->order[r], n = popcount64(t->sets[cell]), width = 1;
+        while ((1 << width) < n + 1) width++;
+        if (at < 64 && at + width > 64) at = 64; /* a field stays in one word */
+        if (at + width > KEY_BITS) return -1;
+        t->key_word[r] = (uint8_t)(at / 64), t->key_width[r] = (uint8_t)width;
+        t->key_shift[r] = (uint8_t)(64 - (at % 64) - width);
+        for (int b = at; b < at + width; b++) t->rank_at_bit[b] = (uint8_t)r;
+        int k = 1;
+        t->key_face[r][0] = 0;
+        for (uint64_t faces = t->sets[cell]; faces; faces &= faces - 1, k++) {
+            t->key_code[cell][ctz64(faces)] = (uint8_t)k;
+            t->key_face[r][k] = (uint8_t)ctz64(faces);
+        }
+        at += width;
+    }
+    t->key_lo[0] = at >= 64 ? 0 : 64 - at;
+    t->key_lo[1] = at > 64 ? 128 - at : 64;
+    return 0;
 }
 
 static int pend(Ctx *t, int r, int32_t choice) {
@@ -837,6 +895,25 @@ static int load(Ctx *t, Py_buffer *sets, Py_buffer *letters, Py_buffer *face_len
             }
         }
     }
+#ifndef STATIC_ORDER
+    /* The class's own order: among cells of as many neighbours, the given order is kept except that cells of
+     * fewer faces come first (a vowel bucket of 6 before a consonant band of 10). The top cells are forced by
+     * merging, the dearest work of a heavy class, once per face: fewer faces there, fewer merges, and the
+     * bound falls sooner. Five heavy ENABLE2K 4x4 classes: 1.26x cheaper, branch steps 12.1 to 10.0 million a
+     * class; more faces first was 1.29x dearer, fewer faces first across all cells 2.28x dearer (see
+     * docs/prove.md). On 3x4 it was even (1.00-1.02x) and on 3x3 0.95x, so it applies from 16 cells on.
+     * -DSTATIC_ORDER keeps the given order, to time it side by side. */
+    for (int i = 1; i < t->cells && t->cells >= 16; i++) {
+        int c = t->order[i], j = i;
+        while (j > 0) {
+            int p = t->order[j - 1];
+            if (t->nbr_n[p] != t->nbr_n[c] || popcount64(t->sets[p]) <= popcount64(t->sets[c])) break;
+            t->order[j] = p, j--;
+        }
+        t->order[j] = c;
+    }
+    for (int i = 0; i < t->cells; i++) t->rank[t->order[i]] = i;
+#endif
     if (records->len % 16 || records->len == 0) return fail("records: uint64[nodes, 2]");
     t->nodes = records->len / 16;
     if (t->nodes >= (Py_ssize_t)INT32_MAX) return fail("records: fewer than 2**31 - 1 trie nodes"); /* word + 1 */
@@ -856,7 +933,7 @@ static void run(Ctx *t, int64_t *root_bound) {
     if (root == NO_NODE) return;
     t->node_at[0] = root;
     t->valid = 0;
-    int sorted = t->cells <= SORTED_CELLS;
+    int sorted = t->cells <= SORTED_CELLS && lay_out_keys(t) == 0;
     t->paths_n = 0;
     for (int c = 0; c < t->cells && !t->failed; c++) {
         for (uint64_t faces = t->sets[c]; faces; faces &= faces - 1) {
@@ -866,7 +943,7 @@ static void run(Ctx *t, int64_t *root_bound) {
             if (sorted) {
                 int r = t->rank[c];
                 t->key[0] = t->key[1] = 0;
-                t->key[KEY_WORD(r)] = (uint64_t)(face + 1) << KEY_SHIFT(r);
+                t->key[t->key_word[r]] = (uint64_t)t->key_code[c][face] << t->key_shift[r];
                 walk_keys(t, c, node, t->face_len[face], 1ULL << c);
                 continue;
             }
