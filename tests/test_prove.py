@@ -139,11 +139,12 @@ def test_bound_covers_every_board_of_random_3x3_classes(enable2k: Lexicon) -> No
 
 
 @pytest.mark.shared
-@pytest.mark.parametrize("shape", [(3, 4), (4, 5)])
+@pytest.mark.parametrize("shape", [(3, 4), (4, 4), (4, 5)])
 def test_bound_covers_every_board_of_sorted_and_walked_builds(enable2k: Lexicon, shape: tuple[int, int]) -> None:
     """Boards of up to 18 cells build their tree from sorted word-paths, larger ones path by path as the walk
-    finds them (_bound.c): on both, for classes with a few open cells among single faces, the bound covers
-    every board of the class and the branching loses none at the class's best."""
+    finds them (_bound.c); from 16 cells on each class orders its cells by their faces: on all, for classes
+    with a few open cells among single faces, the bound covers every board of the class and the branching
+    loses none at the class's best."""
     rules = Rules(min_length=3, scoring=CLASSIC)
     faces = (*"abcdefghijklmnoprstuvwxyz", "qu")
     cells = shape[0] * shape[1]
