@@ -727,6 +727,22 @@ def test_resume_keeps_the_checkpoints_classes(mini_store: Path, tmp_path: Path, 
     assert other.exit_code == 1 and "belongs to another proof" in other.stderr
 
 
+def test_resume_keeps_the_checkpoints_tasks(mini_store: Path, tmp_path: Path) -> None:
+    """A proof cut with --tasks resumes on the same tasks without it; a different --tasks is refused."""
+    ckpt = tmp_path / "proof.ckpt"
+    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "3", "--store", str(mini_store)]
+    straight: Any = _invoke(*base, "--tasks", "7", "--checkpoint", str(ckpt), "--json")
+    assert straight.exit_code == 0, straight.stderr
+    lines = ckpt.read_bytes().splitlines(keepends=True)
+    ckpt.write_bytes(b"".join(lines[:3]))  # two tasks done
+    resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
+    assert resumed.exit_code == 0, resumed.stderr
+    assert json.loads(resumed.stdout)["boards"] == json.loads(straight.stdout)["boards"]
+    assert json.loads(resumed.stdout)["tasks"] == json.loads(straight.stdout)["tasks"]
+    other: Any = _invoke(*base, "--tasks", "3", "--checkpoint", str(ckpt), "--resume")
+    assert other.exit_code == 1 and "belongs to another proof (block" in other.stderr
+
+
 def test_a_class_too_large_for_memory_is_one_error_line(mini_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     """A class whose tree does not fit (a scheme of too few classes: ENABLE2K 4x4 `2/2/3` passed 13 GB) is one
     `Error:` line naming the class and the remedy, not a traceback."""

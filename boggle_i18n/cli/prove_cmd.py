@@ -46,8 +46,12 @@ def prove_cmd(
     open_cells: int | None = Option(
         None, "--open", metavar="N", help="Cells (whole symmetry orbits) that take every face [default: corners]."
     ),
-    tasks: int = Option(
-        1000, "--tasks", metavar="N", help="Cut the classes into about N tasks (the unit of work and checkpoint)."
+    tasks: int | None = Option(
+        None,
+        "--tasks",
+        metavar="N",
+        help="Cut the classes into about N tasks (the unit of work and checkpoint) [default: 1000; with --resume, "
+        "as the checkpoint was cut].",
     ),
     workers: int = Option(1, "--workers", "-w", metavar="N", help="Local worker processes (0: one per core)."),
     cluster: str | None = Option(
@@ -104,6 +108,7 @@ def prove_cmd(
     faces = free_faces(chosen.language.code, shape, lexicon)
     vowels = chosen.language.vowels
     source = "--threshold"
+    block: int | None = None
     if resume and checkpoint is not None and checkpoint.exists():
         from ..prove.checkpoint import read_checkpoint
         from ..prove.tasks import classes_of
@@ -115,13 +120,24 @@ def prove_cmd(
         if buckets is None and open_cells is None:  # the classes it began with, whatever today's default
             scheme, open_cells = classes_of(identity)
             schemes = [scheme]
+        if tasks is None and type(identity.get("block")) is int:  # and its tasks, whatever --tasks it was run with
+            block = identity["block"]
     if threshold is None:
         note("finding a threshold: optimize for 10 s ...")
         threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
         note(f"threshold {threshold} from {source}")
     specs = [
         proof_spec(
-            lexicon, chosen.rules, shape, faces, vowels, threshold, buckets=b, open_count=open_cells, tasks_wanted=tasks
+            lexicon,
+            chosen.rules,
+            shape,
+            faces,
+            vowels,
+            threshold,
+            buckets=b,
+            open_count=open_cells,
+            tasks_wanted=1000 if tasks is None else tasks,
+            block=block,
         )
         for b in schemes
     ]

@@ -335,9 +335,11 @@ def class_space(
     k: int | Sequence[int],
     open_: frozenset[int] = frozenset(),
     tasks_wanted: int = 1000,
+    block: int | None = None,
 ) -> ClassSpace:
-    """Classes of a shape in about `tasks_wanted` tasks; at most 2**62 classes. `k`: one bucket count for every
-    cell but the `open_` ones, or a bucket count per cell (1: open)."""
+    """Classes of a shape in about `tasks_wanted` tasks (or in tasks of `block` class numbers, as a resumed
+    checkpoint was cut); at most 2**62 classes. `k`: one bucket count for every cell but the `open_` ones, or a
+    bucket count per cell (1: open)."""
     if rows < 1 or cols < 1 or rows * cols > 64:
         raise BoggleI18nError(f"the prover takes boards of 1 to 64 cells, not {rows}x{cols}")
     if isinstance(k, int):
@@ -356,5 +358,8 @@ def class_space(
         total *= r
     if total >= 2**62:
         raise BoggleI18nError(f"{total:.3g} classes are more than 2**62; use fewer buckets")
-    block = max(1, -(-total // tasks_wanted))
+    if block is None:
+        block = max(1, -(-total // tasks_wanted))
+    elif block < 1:
+        raise BoggleI18nError(f"a task must hold at least one class number, not {block}")
     return ClassSpace(rows, cols, radix, block)

@@ -138,6 +138,7 @@ def proof_spec(
     buckets: int | Scheme | None = None,
     open_count: int | None = None,
     tasks_wanted: int = 1000,
+    block: int | None = None,
 ) -> ProofSpec:
     """The proof of `shape` boards over `faces` at `threshold`. `buckets`: K buckets on every cell but the last
     `open_count` cells of the split order (whole symmetry orbits; default: the corners), or a `Scheme` of bucket
@@ -159,13 +160,13 @@ def proof_spec(
         radix = buckets.radix(rows, cols)
         ks = sorted({r for r in radix if r > 1}) or [1]
         parts = [make_partition(problem.faces, vowels, counts, k) for k in ks]
-        space = class_space(rows, cols, radix, tasks_wanted=tasks_wanted)
+        space = class_space(rows, cols, radix, tasks_wanted=tasks_wanted, block=block)
         return ProofSpec(problem, parts[-1], space, threshold, tuple(parts[:-1]))
     partition: Partition = make_partition(problem.faces, vowels, counts, buckets)
     order = split_order(rows, cols, neighbours(rows, cols, rules.diagonals))
     if open_count is None:
         open_count = 4 if rows >= 3 and cols >= 3 else 0
-    space = class_space(rows, cols, partition.k, open_cells(rows, cols, order, open_count), tasks_wanted)
+    space = class_space(rows, cols, partition.k, open_cells(rows, cols, order, open_count), tasks_wanted, block)
     return ProofSpec(problem, partition, space, threshold)
 
 
