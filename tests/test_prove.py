@@ -702,45 +702,39 @@ def test_prove_command_writes_a_result_that_results_reads(mini_store: Path, tmp_
     assert f"| {data['classes']:,} | 5 (1) |" in row and estimate["command"] in row and "| `4` |" in row
 
 
-@pytest.mark.parametrize("scheme", ["4", "2/3/1"])
-def test_resume_keeps_the_checkpoints_classes(mini_store: Path, tmp_path: Path, scheme: str) -> None:
-    """A proof begun on other classes than today's default (an old `--buckets 4`, or a per-cell scheme) resumes
-    on its own classes when --resume is given without --buckets, and gives the straight run's boards; with a
-    --buckets that differs, the checkpoint is refused."""
+@pytest.mark.parametrize(
+    ("given", "other"),
+    [
+        (["--buckets", "4"], ["--buckets", "2"]),
+        (["--buckets", "2/3/1"], ["--buckets", "2"]),
+        (["--tasks", "7"], ["--tasks", "3"]),
+    ],
+)
+def test_resume_keeps_the_checkpoints_classes_and_tasks(
+    mini_store: Path, tmp_path: Path, given: list[str], other: list[str]
+) -> None:
+    """A proof begun on other classes than today's default (an old `--buckets 4`, or a per-cell scheme), or cut
+    into other tasks, resumes on its own classes and tasks when --resume is given without --buckets or --tasks,
+    and gives the straight run's boards; with a --buckets or --tasks that differs, the checkpoint is refused."""
     from boggle_i18n.prove.checkpoint import read_checkpoint
     from boggle_i18n.prove.tasks import classes_of
 
     ckpt = tmp_path / "proof.ckpt"
     base = ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "3", "--store", str(mini_store)]
-    straight: Any = _invoke(*base, "--buckets", scheme, "--checkpoint", str(ckpt), "--json")
+    straight: Any = _invoke(*base, *given, "--checkpoint", str(ckpt), "--json")
     assert straight.exit_code == 0, straight.stderr
     identity, _, _ = read_checkpoint(ckpt)
-    assert str(classes_of(identity)[0]) == scheme
+    if given[0] == "--buckets":
+        assert str(classes_of(identity)[0]) == given[1]
     assert json.loads(straight.stdout)["boards"]
     lines = ckpt.read_bytes().splitlines(keepends=True)
     ckpt.write_bytes(b"".join(lines[: 1 + len(lines) // 2]))  # stopped half way
     resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
     assert resumed.exit_code == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["boards"] == json.loads(straight.stdout)["boards"]
-    assert json.loads(resumed.stdout)["classes"] == json.loads(straight.stdout)["classes"]
-    other: Any = _invoke(*base, "--buckets", "2", "--checkpoint", str(ckpt), "--resume")
-    assert other.exit_code == 1 and "belongs to another proof" in other.stderr
-
-
-def test_resume_keeps_the_checkpoints_tasks(mini_store: Path, tmp_path: Path) -> None:
-    """A proof cut with --tasks resumes on the same tasks without it; a different --tasks is refused."""
-    ckpt = tmp_path / "proof.ckpt"
-    base = ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "3", "--store", str(mini_store)]
-    straight: Any = _invoke(*base, "--tasks", "7", "--checkpoint", str(ckpt), "--json")
-    assert straight.exit_code == 0, straight.stderr
-    lines = ckpt.read_bytes().splitlines(keepends=True)
-    ckpt.write_bytes(b"".join(lines[:3]))  # two tasks done
-    resumed: Any = _invoke(*base, "--checkpoint", str(ckpt), "--resume", "--json")
-    assert resumed.exit_code == 0, resumed.stderr
-    assert json.loads(resumed.stdout)["boards"] == json.loads(straight.stdout)["boards"]
-    assert json.loads(resumed.stdout)["tasks"] == json.loads(straight.stdout)["tasks"]
-    other: Any = _invoke(*base, "--tasks", "3", "--checkpoint", str(ckpt), "--resume")
-    assert other.exit_code == 1 and "belongs to another proof (block" in other.stderr
+    for key in ("boards", "classes", "tasks"):
+        assert json.loads(resumed.stdout)[key] == json.loads(straight.stdout)[key]
+    refused: Any = _invoke(*base, *other, "--checkpoint", str(ckpt), "--resume")
+    assert refused.exit_code == 1 and "belongs to another proof" in refused.stderr
 
 
 def test_a_class_too_large_for_memory_is_one_error_line(mini_store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
