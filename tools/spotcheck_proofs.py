@@ -22,6 +22,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from boggle_i18n.prove.checkpoint import read_checkpoint
+
 REPO = Path(__file__).resolve().parent.parent
 HEADER = "file\tlexicon\tresult\tbest board\tscore\ttasks re-run\tpublished CPU s of them\tnew CPU s\n"
 
@@ -65,13 +67,12 @@ def check_proof(proof: Path, out: Path, heaviest: int, env: dict[str, str]) -> s
         reason = (run.stderr.strip().splitlines() or ["no output"])[-1]
         return f"{proof.name}\t{lexicon}\tnot run: {reason}\t\t\t{tasks}\t{was:.1f}\t\n"
     new = json.loads(target.read_text())
-    _, after = _lines(copy)
-    again = {r["task"]: r for _, r in after if r["task"] in chosen}
-    same_tasks = all(sorted(map(tuple, again[t]["boards"])) == sorted(map(tuple, before[t]["boards"])) for t in chosen)
+    _, again, _ = read_checkpoint(copy)  # read back through the prover's own checks, not trusted raw
+    same_tasks = all(sorted(again[t].boards) == sorted(map(tuple, before[t]["boards"])) for t in chosen)
     boards = [[(b["board"], b["score"]) for b in r["boards"]] for r in (new, old)]
     same = same_tasks and boards[0] == boards[1] and new["complete"]
     best = new["proven_best"]
-    now = sum(again[t]["cpu_seconds"] for t in chosen)
+    now = sum(again[t].cpu_seconds for t in chosen)
     return (
         f"{proof.name}\t{lexicon}\t{'same' if same else 'DIFFERENT'}\t{best['board']}\t{best['score']}\t"
         f"{tasks}\t{was:.1f}\t{now:.1f}\n"
