@@ -23,6 +23,8 @@ TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this n
 if TYPE_CHECKING:
     from typing import Any
 
+    from .solver.batch import BatchSettings, LineScorer  # the batch layer: never on the solve path
+
 
 def choose_board(
     text: str,
@@ -115,3 +117,33 @@ def solution_dict(selection: Selection, result: SolveResult) -> dict[str, Any]:
                 word["shown"] = shown
     dice = selection.dice.id if selection.dice else None
     return {**{k: data[k] for k in ("board", "rows", "cols")}, "lang": language.code, "dice": dice, **data}
+
+
+def batch_inputs(settings: BatchSettings, lexicon: Lexicon | None = None) -> tuple[Selection, Lexicon]:
+    """What a batch scorer's settings resolve to: the selection, and the lexicon (`lexicon`, else loaded).
+
+    `score_stream` and its workers take this as their resolver, so the engines'
+    batch layer never imports selection or the store itself.
+    """
+    from .api import load_lexicon
+
+    s = settings
+    selection = select(
+        lang=s.lang,
+        lexicon=s.lexicon,
+        dice=s.dice,
+        size=s.size,
+        min_length=s.min_length,
+        scoring=s.scoring,
+        diagonals=s.diagonals,
+        bare_q=s.bare_q,
+        store=s.store,
+    )
+    return selection, lexicon if lexicon is not None else load_lexicon(s.lexicon, s.store)
+
+
+def line_scorer(settings: BatchSettings, lexicon: Lexicon | None = None) -> LineScorer:
+    """A `LineScorer` for `settings`, its selection and lexicon resolved here."""
+    from .solver.batch import LineScorer
+
+    return LineScorer(settings, *batch_inputs(settings, lexicon))

@@ -1,4 +1,4 @@
-"""`compare` and `boggle_i18n.compare`: boards per language, their figures, plot, errors."""
+"""`compare` and `boggle_i18n.comparison.compare`: boards per language, their figures, plot, errors."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from boggle_i18n.api import letter_distribution, parse_board, solve
 from boggle_i18n.board.dice import DiceSet, get_dice
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
-from boggle_i18n.compare import (
+from boggle_i18n.comparison.compare import (
     BoardSource,
     compare,
     compare_language,

@@ -20,7 +20,7 @@ from conftest import REPO, require_file, require_recipe_tools
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
-from boggle_i18n.frequency import coverage
+from boggle_i18n.comparison.frequency import coverage
 from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.lookup import lookup
 from boggle_i18n.pipeline import load_recipe, recipe_names

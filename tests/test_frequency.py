@@ -12,8 +12,8 @@ from conftest import REPO
 from boggle_i18n import Lexicon, build_lexicon
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
+from boggle_i18n.comparison.frequency import coverage, top_words
 from boggle_i18n.errors import BoggleI18nError, RecipeError
-from boggle_i18n.frequency import coverage, top_words
 from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.pipeline import load_recipe
 

@@ -17,11 +17,11 @@ import pytest
 from conftest import FIXTURES
 
 from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
-from boggle_i18n.batch import Block, read_blocks
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoardError
 from boggle_i18n.pipeline import runner as stage_runner
+from boggle_i18n.solver.batch import Block, read_blocks
 
 runner = CliRunner()
 MINI_EN = FIXTURES / "mini-en.txt"

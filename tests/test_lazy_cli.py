@@ -64,7 +64,7 @@ def test_solve_imports_only_what_it_uses(built_store: Path) -> None:
         "boggle_i18n.optimize",
         "boggle_i18n.prove",
         "boggle_i18n.web",
-        "boggle_i18n.compare",
+        "boggle_i18n.comparison.compare",
     }
     heavy |= {f"boggle_i18n.pipeline.{module}" for module in ("recipe", "stages", "runner", "sources")}
     others = {f"boggle_i18n.cli.{module}" for module in COMMANDS.values()} - {"boggle_i18n.cli.solve_cmd"}

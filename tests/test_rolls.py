@@ -10,7 +10,7 @@ from boggle_i18n import get_dice, roll
 from boggle_i18n.board.notation import parse_board
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
-from boggle_i18n.rolls import board_source, roll_lines
+from boggle_i18n.comparison.rolls import board_source, roll_lines
 
 runner = CliRunner()
 

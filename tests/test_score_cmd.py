@@ -10,10 +10,11 @@ from pathlib import Path
 import pytest
 
 from boggle_i18n import api
-from boggle_i18n.batch import BatchSettings, LineScorer, read_blocks, score_stream
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.lexicon.store import Lexicon
+from boggle_i18n.solver.batch import BatchSettings, read_blocks, score_stream
+from boggle_i18n.solving import batch_inputs, line_scorer
 
 runner = CliRunner()
 
@@ -100,7 +101,7 @@ def test_plain_blocks_score_the_same_without_the_c_helpers(
     boards_file: Path, built_store: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
     """Where the C kernel was not built, numpy parses plain blocks: the output is the same, byte for byte."""
-    from boggle_i18n import batch
+    from boggle_i18n.solver import batch
 
     args = ["score", str(boards_file), "--lexicon", "en-enable2k", "--store", str(built_store)]
     with_c = runner.invoke(app, args)
@@ -199,7 +200,7 @@ def test_stream_reads_block_by_block(built_store: Path) -> None:
             yield 1 + 1000 * i, b"perslatgsineters\n" * 1000
 
     settings = BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en")
-    stream = score_stream(blocks(), settings)
+    stream = score_stream(blocks(), settings, batch_inputs)
     first = next(stream)
     assert consumed == 1 and first.boards == 1000 and first.total == 3625 * 1000
 
@@ -218,7 +219,7 @@ def test_read_blocks_cuts_at_newlines_and_counts_lines() -> None:
 
 def test_plain_block_path_equals_line_path(built_store: Path) -> None:
     """A block of plain boards (one numpy lookup) and the same boards with a comment (line by line) agree."""
-    scorer = LineScorer(BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en"))
+    scorer = line_scorer(BatchSettings(lexicon="en-enable2k", store=str(built_store), lang="en"))
     boards = ["perslatgsineters", "qaaaqaaaqaaaqaaa", "abcdefghijklmnop"]
     plain = scorer.score_block(1, ("\n".join(boards) + "\n").encode())
     mixed = scorer.score_block(1, ("# c\n" + "\n".join(boards) + "\n").encode())
@@ -283,17 +284,17 @@ def test_bulk_reader_equals_the_notation_parser(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     """The C reader and the line-by-line parser give the same output, byte for byte, errors included."""
-    from boggle_i18n import batch
+    from boggle_i18n.solver import batch
 
     settings = BatchSettings(lexicon=lexicon, store=str(built_store), lang=lang, dice=dice, size=size)
     for seed in range(4):
         rng = random.Random(seed)
         data = ("\n".join(_random_lines(rng, alphabet, 500)) + "\n").encode() + b"abc\xe9d\n\xff\xfe\n"
         json_lines = seed == 3
-        bulk = LineScorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
+        bulk = line_scorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
         with monkeypatch.context() as patch:
             patch.setattr(batch, "_line_helpers", lambda: None)
-            lines = LineScorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
+            lines = line_scorer(settings).score_block(1, data, json_lines, ((3, 70_000),))
         assert bulk.text == lines.text
         assert (bulk.boards, bulk.total, bulk.errors) == (lines.boards, lines.total, lines.errors)
         assert bulk.boards > 20 and len(bulk.errors) > 20

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from boggle_i18n.compare import COLUMNS
+from boggle_i18n.comparison.compare import COLUMNS
 from boggle_i18n.errors import CODES
 from boggle_i18n.lookup import CATEGORIES
 

@@ -1,7 +1,7 @@
 """Fill the `compare` section of docs/languages.md: 4x4 and 5x5 comparison tables and the 4x4 plot.
 
 Every language whose default lexicon is built in the store is compared with
-`boggle_i18n.compare.compare` (what `boggle-i18n compare` runs), so each table
+`boggle_i18n.comparison.compare.compare` (what `boggle-i18n compare` runs), so each table
 is the output of the `boggle-i18n compare ...` command printed above it.
 
     python tools/compare_doc.py                                   # print the Markdown
@@ -31,7 +31,7 @@ sys.path.insert(0, str(REPO))
 from doc_section import replace_section  # noqa: E402  (tools/, beside this script)
 
 from boggle_i18n.api import load_lexicon  # noqa: E402
-from boggle_i18n.compare import (  # noqa: E402
+from boggle_i18n.comparison.compare import (  # noqa: E402
     TIERS,
     LanguageResult,
     compare,
@@ -159,7 +159,7 @@ def main() -> None:
         for r in results:
             means[(f"{rows}x{cols}", tier, r.lang)] = float(r.stats["mean"])
         if (rows, cols) == (4, 4) and tier == "full" and args.write:
-            from boggle_i18n.compare_plot import plot_scores
+            from boggle_i18n.comparison.plot import plot_scores
 
             plot_scores(results, args.plot, args.seed)
             progress(f"wrote {args.plot}")

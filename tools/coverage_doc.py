@@ -40,7 +40,7 @@ def main() -> None:
     if args.only and not args.write:
         parser.error("--only replaces rows of a written section: give --write FILE")
     sys.path.insert(0, str(REPO))
-    from boggle_i18n.frequency import TOP_N, coverage
+    from boggle_i18n.comparison.frequency import TOP_N, coverage
     from boggle_i18n.language.records import languages
     from boggle_i18n.lexicon import Lexicon, build_lexicon
     from boggle_i18n.lexicon.store import lexicon_paths

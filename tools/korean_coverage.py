@@ -3,7 +3,7 @@
 wordfreq's Korean list comes from MeCab's tokens: it splits particles and endings off the
 words a writer joins them to (`습니다`, `로부터`, verb stems such as `기다리`), so some of
 its top words are no words alone, and some are English. This tool takes the top 2,000
-exactly as `boggle_i18n.frequency.coverage` takes them and sorts each miss into:
+exactly as `boggle_i18n.comparison.frequency.coverage` takes them and sorts each miss into:
 
 - **letters**: the lexicon's own stages drop it for letters the language does not use
   (`the`, `com`): no list in this alphabet can hold it (Hunspell's checker is not asked: it
@@ -44,7 +44,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
 from boggle_i18n import api  # noqa: E402
-from boggle_i18n.frequency import top_words  # noqa: E402
+from boggle_i18n.comparison.frequency import top_words  # noqa: E402
 from boggle_i18n.language.records import get_language  # noqa: E402
 from boggle_i18n.lookup import WordChecker  # noqa: E402
 from boggle_i18n.pipeline.recipe import load_recipe  # noqa: E402

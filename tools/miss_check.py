@@ -1,6 +1,6 @@
 """Why a beta language's everyday words are missing: each miss given back to the source's own checker.
 
-For a language's default lexicon, takes the misses of `boggle_i18n.frequency.coverage` (wordfreq's
+For a language's default lexicon, takes the misses of `boggle_i18n.comparison.frequency.coverage` (wordfreq's
 top 2,000 words of 3+ letters) and sorts them by what a spell checker says:
 
 - `as written`: the source dictionary's checker accepts the word as wordfreq writes it, so the
@@ -27,8 +27,8 @@ import json
 import subprocess
 
 from boggle_i18n import api
+from boggle_i18n.comparison.frequency import coverage
 from boggle_i18n.errors import BoggleI18nError
-from boggle_i18n.frequency import coverage
 from boggle_i18n.language.records import get_language
 
 

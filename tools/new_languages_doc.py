@@ -2,7 +2,7 @@
 
 For each language code: builds its default lexicon in a child process (wall time and peak RSS
 from `wait4`, as tools/measure_builds.py), then reports its word count, everyday-word coverage
-(boggle_i18n.frequency.coverage: wordfreq's top 2,000 words of 3+ letters, each normalised by
+(boggle_i18n.comparison.frequency.coverage: wordfreq's top 2,000 words of 3+ letters, each normalised by
 the recipe) with the misses, and the junk the recipe met: capitalised entries dropped (names,
 abbreviations such as `ACE-hemill`), entries with other characters dropped by the alphabet
 stage (`a.m.k.`, hyphens, apostrophes, foreign letters), and the vowel-less words kept
@@ -52,7 +52,7 @@ def measure_language(
     sys.path.insert(0, str(REPO / "tools"))
     from measure_builds import measure
 
-    from boggle_i18n.frequency import coverage
+    from boggle_i18n.comparison.frequency import coverage
     from boggle_i18n.language.records import get_language
     from boggle_i18n.lexicon import Lexicon
     from boggle_i18n.pipeline import load_recipe

@@ -2,7 +2,7 @@
 
 wordfreq has no Croatian or Bosnian list: both are measured against its Serbo-Croatian
 (`sh`) list, written in Latin letters and mixing the standards. This tool sorts each miss
-of `boggle_i18n.frequency.coverage` into words the Serbian dictionary has (the built `sr`
+of `boggle_i18n.comparison.frequency.coverage` into words the Serbian dictionary has (the built `sr`
 lexicon, Cyrillic, compared through the official one-to-one Serbian Latin-Cyrillic
 transliteration) and the rest, and prints the coverage of the list without the former.
 It reports; it changes no lexicon and no official figure.
@@ -15,7 +15,7 @@ from __future__ import annotations
 import argparse
 
 from boggle_i18n import api
-from boggle_i18n.frequency import coverage
+from boggle_i18n.comparison.frequency import coverage
 from boggle_i18n.language.records import get_language
 
 # Serbian Latin -> Cyrillic (Vuk's alphabet and Gaj's Latin alphabet, letter for letter); digraphs first.

@@ -10,7 +10,7 @@ from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 
 if TYPE_CHECKING:
-    from ..compare import LanguageResult
+    from ..comparison.compare import LanguageResult
 
 from . import app
 from .common import StoreOption, emit, handle_errors, load_or_build, note, to_json
@@ -38,7 +38,7 @@ def summary_line(
     results: Sequence[LanguageResult], seed: int, roll: str | None = None, apart: Sequence[str] = ()
 ) -> str:
     """What every figure rests on: size, boards, seed, basis and rules, and how per-language seeds are made."""
-    from ..compare import basis
+    from ..comparison.compare import basis
 
     r = results[0]
     lines = [
@@ -110,7 +110,7 @@ def compare_cmd(
 
     Lexicons not built yet are built first from the system word list.
     """
-    from ..compare import (
+    from ..comparison.compare import (
         basis,
         check_request,
         compare,
@@ -133,7 +133,7 @@ def compare_cmd(
     if len(set(apart) | set(no_tier)) == len(langs):
         raise BoggleI18nError(f"no language named has a {tier} tier (no frequency source covers it)")
     if plot is not None:
-        from ..compare_plot import check_plot_path, require_matplotlib
+        from ..comparison.plot import check_plot_path, require_matplotlib
 
         check_plot_path(plot)
         require_matplotlib()
@@ -150,7 +150,7 @@ def compare_cmd(
         tier=tier,
     )
     if plot is not None:
-        from ..compare_plot import plot_scores
+        from ..comparison.plot import plot_scores
 
         plot_scores(results, plot, seed)
         note(f"wrote {plot}")

@@ -31,7 +31,7 @@ def _stream(rolled: RolledBoard, count: int, json_out: bool, output: Path | None
     """`--count N`: N boards from the same dice or faces as `rolled`, streamed to stdout (or written to `output`)."""
     import sys
 
-    from ..rolls import board_source, roll_lines
+    from ..comparison.rolls import board_source, roll_lines
 
     command = f"{again(rolled)} --count {count}"
     if fresh:  # the seed is said where it does not mix with the boards

@@ -11,12 +11,13 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
-from ..batch import BatchSettings, Block, read_blocks, score_stream
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
 from ..limits import clip, workers_for
 from ..solver.base import get_solver
+from ..solver.batch import BatchSettings, Block, read_blocks, score_stream
+from ..solving import batch_inputs
 from . import app
 from .common import StoreOption, handle_errors, load_or_build, note, warn
 from .framework import Argument, Exit, Option
@@ -134,7 +135,9 @@ def score_cmd(
         counting = _Counting(read_blocks(stream))
         progress = None
         try:
-            for block in score_stream(counting, settings, workers=workers, lexicon=lexicon, json_lines=json_out):
+            for block in score_stream(
+                counting, settings, batch_inputs, workers=workers, lexicon=lexicon, json_lines=json_out
+            ):
                 for message in block.notes:
                     if message not in said:  # each worker's scorer says it once: say it once
                         said.add(message)

@@ -396,7 +396,14 @@ class WebApp:
 
     def start_compare(self, data: Mapping[str, Any]) -> Job:
         """POST /api/compare: a compare job (checked before it starts)."""
-        from ..compare import check_request, compare_language, default_roll, table_columns, table_headers, table_rows
+        from ..comparison.compare import (
+            check_request,
+            compare_language,
+            default_roll,
+            table_columns,
+            table_headers,
+            table_rows,
+        )
 
         langs = data.get("langs")
         if not isinstance(langs, list) or not all(isinstance(x, str) and len(x) <= 16 for x in langs):

@@ -17,13 +17,13 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from .api import RolledBoard, letter_distribution
-from .board.dice import get_dice
+from ..api import RolledBoard, letter_distribution
+from ..board.dice import get_dice
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .lexicon import Lexicon
+    from ..lexicon import Lexicon
 
 CHUNK = 8192  # boards drawn at a time, whatever the count: the stream does not depend on it
 

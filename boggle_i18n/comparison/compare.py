@@ -32,20 +32,20 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from .api import letter_distribution, load_lexicon
-from .board.board import Board
-from .board.dice import DiceSet, get_dice
-from .errors import BoggleI18nError
-from .language.records import get_language
-from .language.selection import Selection, select
-from .limits import check
-from .solver.scorer import lexicon_letters
+from ..api import letter_distribution, load_lexicon
+from ..board.board import Board
+from ..board.dice import DiceSet, get_dice
+from ..errors import BoggleI18nError
+from ..language.records import get_language
+from ..language.selection import Selection, select
+from ..limits import check
+from ..solver.scorer import lexicon_letters
 
 if TYPE_CHECKING:
     import numpy as np
 
-    from .lexicon.store import Lexicon
-    from .solver.codec import FaceCodec
+    from ..lexicon.store import Lexicon
+    from ..solver.codec import FaceCodec
 
 Size = tuple[int, int]
 LONGEST_FROM_TOP = 5  # the longest words are looked for on this many best boards
@@ -275,7 +275,7 @@ def tier_lexicon(lang: str, tier: str = "full") -> str | None:
     language = select(lang=lang).language
     if tier == "full" or language.lexicon is None:
         return language.lexicon
-    from .pipeline.recipe import recipe_names
+    from ..pipeline.recipe import recipe_names
 
     name = f"{language.lexicon}-common"
     return name if language.wordfreq and name in recipe_names() else None
@@ -320,7 +320,7 @@ def compare_language(
     Progress goes to `progress` as English lines (the CLI's stderr) and to `events` as the same facts in
     numbers and names (`progress_line` words them for the CLI; the web page in its interface language).
     """
-    from .solver.scorer import prepare_scorer
+    from ..solver.scorer import prepare_scorer
 
     started = time.perf_counter()
     roll = default_roll([lang], size, roll)

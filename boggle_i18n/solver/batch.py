@@ -20,17 +20,17 @@ from __future__ import annotations
 import json
 import math
 import struct
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, BinaryIO, NamedTuple
 
-from .board.board import Board
-from .board.notation import face_of, parse_board
-from .errors import BoggleI18nError, EngineError
-from .limits import MAX_LINE, workers_for
-from .solver.base import get_solver
-from .solver.codec import FaceCodec
-from .solver.scorer import Scorer, prepare_scorer
+from ..board.board import Board
+from ..board.notation import face_of, parse_board
+from ..errors import BoggleI18nError, EngineError
+from ..limits import MAX_LINE, workers_for
+from .base import get_solver
+from .codec import FaceCodec
+from .scorer import Scorer, prepare_scorer
 
 BLOCK = 1 << 15  # bytes of input a worker takes at a time: about 1,900 4x4 boards, 10 ms of work
 
@@ -51,6 +51,9 @@ class BatchSettings:
     engine: str = "fast"
 
 
+Resolver = Callable[[BatchSettings, Any], tuple[Any, Any]]  # (settings, lexicon or None) -> (selection, lexicon)
+
+
 @dataclass
 class ChunkResult:
     """Scores of one chunk, in its order: `errors` maps a position in the chunk to its message."""
@@ -66,23 +69,12 @@ class ChunkResult:
 class LineScorer:
     """Parses and scores board lines under fixed settings; one prepared scorer per board shape."""
 
-    def __init__(self, settings: BatchSettings, lexicon: Any = None) -> None:
-        from .api import load_lexicon
-        from .language.selection import select
-
-        s = self.settings = settings
-        self.selection = select(
-            lang=s.lang,
-            lexicon=s.lexicon,
-            dice=s.dice,
-            size=s.size,
-            min_length=s.min_length,
-            scoring=s.scoring,
-            diagonals=s.diagonals,
-            bare_q=s.bare_q,
-            store=s.store,
-        )
-        self.lexicon = lexicon if lexicon is not None else load_lexicon(s.lexicon, s.store)
+    def __init__(self, settings: BatchSettings, selection: Any, lexicon: Any) -> None:
+        """`selection` and `lexicon` are what `settings` resolve to (`solving.batch_inputs`): the
+        engines layer takes them resolved, so it never reaches up into language selection or the store."""
+        self.settings = settings
+        self.selection = selection
+        self.lexicon = lexicon
         self._shorthands = self.selection.shorthands
         self._scorers: dict[tuple[int, int], Scorer] = {}
         self._tables: dict[tuple[int, int], dict[str, int]] = {}
@@ -490,7 +482,7 @@ PLAIN_ONLY = 1 << 30  # a token table flag: this face stands only in a plain lin
 
 def _line_helpers() -> Any:
     """The C kernel's `parse_lines`/`format_lines`, or None where it was not built (Python reads lines then)."""
-    from .solver.fast import c_kernel_built, load_kernel
+    from .fast import c_kernel_built, load_kernel
 
     return load_kernel("c") if c_kernel_built() else None
 
@@ -613,9 +605,9 @@ def _cut_long_lines(first_line: int, block: bytes, max_line: int) -> Block:
 _WORKER: LineScorer | None = None
 
 
-def _init_worker(settings: BatchSettings) -> None:
+def _init_worker(settings: BatchSettings, resolve: Resolver) -> None:
     global _WORKER
-    _WORKER = LineScorer(settings)
+    _WORKER = LineScorer(settings, *resolve(settings, None))
 
 
 Job = tuple[int, bytes, bool, tuple[tuple[int, int], ...]]
@@ -629,6 +621,7 @@ def _work(job: Job) -> BlockResult:
 def score_stream(
     blocks: Iterable[Block | tuple[int, bytes]],
     settings: BatchSettings,
+    resolve: Resolver,
     workers: int = 1,
     lexicon: Any = None,
     json_lines: bool = False,
@@ -639,9 +632,12 @@ def score_stream(
     threads: the compiled trie and everything else is shared as it is, nothing
     is forked, pickled or copied, and a worker costs only its own stamp array.
     Engines that hold the GIL (reference) get forked processes instead.
+    `resolve` turns settings into (selection, lexicon) (`solving.batch_inputs`);
+    a `lexicon` given is used instead of the one it would load.
     """
     workers = workers_for(workers)
-    local = LineScorer(settings, lexicon)
+    selection, loaded = resolve(settings, lexicon)
+    local = LineScorer(settings, selection, loaded)
     jobs: Iterator[Job] = ((b[0], b[1], json_lines, b[2] if len(b) > 2 else ()) for b in blocks)  # type: ignore[misc]
     if workers == 1:
         for job in jobs:
@@ -649,7 +645,7 @@ def score_stream(
     elif getattr(get_solver(settings.engine), "releases_gil", False):
         yield from _score_threads(local, jobs, workers)
     else:
-        yield from _score_processes(local, jobs, workers, settings)
+        yield from _score_processes(local, jobs, workers, settings, resolve)
 
 
 def _score_threads(first: LineScorer, jobs: Iterator[Job], workers: int) -> Iterator[BlockResult]:
@@ -665,7 +661,7 @@ def _score_threads(first: LineScorer, jobs: Iterator[Job], workers: int) -> Iter
         try:
             scorer = idle.get_nowait()
         except queue.Empty:  # every scorer is busy: a new one, prepared in this thread
-            scorer = LineScorer(first.settings, first.lexicon)
+            scorer = LineScorer(first.settings, first.selection, first.lexicon)
         try:
             return scorer.score_block(*job)
         finally:
@@ -685,7 +681,7 @@ def _score_threads(first: LineScorer, jobs: Iterator[Job], workers: int) -> Iter
 
 
 def _score_processes(
-    local: LineScorer, jobs: Iterator[Job], workers: int, settings: BatchSettings
+    local: LineScorer, jobs: Iterator[Job], workers: int, settings: BatchSettings, resolve: Resolver
 ) -> Iterator[BlockResult]:
     """Blocks scored by forked processes (spawned where fork is missing), for engines that hold the GIL.
 
@@ -703,7 +699,9 @@ def _score_processes(
         _WORKER = local
         pool = multiprocessing.get_context("fork").Pool(workers)
     else:  # pragma: no cover - not Linux
-        pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_init_worker, initargs=(settings,))
+        pool = multiprocessing.get_context("spawn").Pool(
+            workers, initializer=_init_worker, initargs=(settings, resolve)
+        )
     with pool:
         yield result
         yield from pool.imap(_work, jobs, chunksize=1)

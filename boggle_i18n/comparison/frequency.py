@@ -12,10 +12,10 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .errors import BoggleI18nError
-from .language.records import Language
-from .lexicon.store import Lexicon
-from .pipeline.stages import letters
+from ..errors import BoggleI18nError
+from ..language.records import Language
+from ..lexicon.store import Lexicon
+from ..pipeline.stages import letters
 
 TOP_N = 2000  # everyday words: the frequency source's top 2,000 words of MIN_LETTERS or more
 MIN_LETTERS = 3
@@ -75,7 +75,7 @@ class Coverage:
 
 def coverage(lexicon: Lexicon, language: Language, words: Sequence[str] | None = None) -> Coverage:
     """Everyday-word coverage: each word goes through `lookup` (the recipe's own stages), as a player's would."""
-    from .lookup import WordChecker
+    from ..lookup import WordChecker
 
     checked = list(words) if words is not None else top_words(language)
     checker = WordChecker(lexicon)

@@ -12,9 +12,9 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+from ..errors import BoggleI18nError
+from ..storage import write_file
 from .compare import LanguageResult
-from .errors import BoggleI18nError
-from .storage import write_file
 
 FORMATS = (".png", ".svg")
 INSTALL_HINT = "--plot needs matplotlib: pip install 'boggle-i18n[plot]' (or pip install matplotlib)"
