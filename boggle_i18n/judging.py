@@ -148,7 +148,7 @@ class Referee:
 
     def judge(self, lists: Mapping[str, Sequence[str]], *, strike: bool = True) -> Judgement:
         """Every player's list judged, shared words struck (or kept with `strike=False`), the missed words."""
-        _check_lists(lists)
+        check_lists(lists)
         alone: dict[str, list[JudgedWord]] = {}
         for name, words in lists.items():
             seen: set[str] = set()
@@ -219,7 +219,7 @@ def _shared(w: JudgedWord, name: str, finders: Mapping[str, list[str]], strike: 
     return JudgedWord(w.written, w.word, 0, "shared", f"also found by {', '.join(others)}: struck", others, w.path)
 
 
-def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
+def check_lists(lists: Mapping[str, Sequence[str]]) -> None:
     """Bounded input: 1..MAX_PLAYERS players with printable, distinct names, lists of at most MAX_LIST_WORDS."""
     if not 1 <= len(lists) <= MAX_PLAYERS:
         raise BoggleI18nError(
@@ -254,6 +254,7 @@ def judge(
     selection: Selection | None = None,
 ) -> Judgement:
     """Judge a round: `lists` maps each player's name to their words as written (in order)."""
+    check_lists(lists)  # before the solve: a bad list costs nothing
     return Referee(board, lexicon, rules, selection=selection).judge(lists, strike=strike)
 
 
