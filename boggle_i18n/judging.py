@@ -270,30 +270,26 @@ def judgement_dict(j: Judgement, paths: bool = False) -> dict[str, Any]:
     def cells(path: tuple[int, ...] | None) -> list[list[int]] | None:
         return None if path is None else [list(divmod(i, cols)) for i in path]
 
-    def shown(word: str | None) -> dict[str, str]:
-        if word is None:
-            return {}
-        text = display(word)
-        return {"shown": text} if text != word else {}
+    def shown(word: str | None) -> str | None:  # how the language writes it (Hebrew final letters)
+        return None if word is None else display(word)
 
     def one(w: JudgedWord) -> dict[str, Any]:
         out: dict[str, Any] = {
             "written": w.written,
             "word": w.word,
-            **shown(w.word),
+            "shown": shown(w.word),
             "points": w.points,
             "status": w.status,
             "reason": w.reason,
+            "category": w.category,  # not-a-word: lookup's category, for a translated reason; else null
             "shared_with": list(w.shared_with),
         }
-        if w.category is not None:
-            out["category"] = w.category
         if paths:
             out["path"] = cells(w.path)
         return out
 
     def missed(w: FoundWord) -> dict[str, Any]:
-        out: dict[str, Any] = {"word": w.word, **shown(w.word), "points": w.points, "length": w.length}
+        out: dict[str, Any] = {"word": w.word, "shown": shown(w.word), "points": w.points, "length": w.length}
         if paths:
             out["path"] = [[r, c] for r, c in w.path]
         return out
