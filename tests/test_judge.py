@@ -347,3 +347,17 @@ def test_command_refuses_a_list_that_is_not_utf8_or_a_folder(built_store: Path, 
     target = tmp_path / "out.txt"
     result = _run(["abcd/efgh/ijkl/mnop", str(bad), "-o", str(target)], built_store)
     assert result.exit_code == 1 and not target.exists()  # nothing half-written
+
+
+def test_command_takes_the_board_from_a_file(built_store: Path, tmp_path: Path) -> None:
+    """With --file every argument is a list (the first one too)."""
+    board = tmp_path / "board.txt"
+    board.write_text("qu e e n\ni t s a\nr a t e\nd o g s\n", encoding="utf-8")
+    (tmp_path / "ann.txt").write_text("queen its\n", encoding="utf-8")
+    (tmp_path / "bob.txt").write_text("its\n", encoding="utf-8")
+    args = [str(tmp_path / "ann.txt"), str(tmp_path / "bob.txt"), "--file", str(board), "--lang", "en", "--json"]
+    result = _run(args, built_store)
+    assert result.exit_code == 0, result.output
+    document = json.loads(result.stdout)
+    assert document["board"] == "[qu]een/itsa/rate/dogs"
+    assert [(p["name"], p["total"]) for p in document["players"]] == [("ann", 2), ("bob", 0)]
