@@ -33,7 +33,7 @@ from .solver.base import FoundWord, Rules, SolveResult
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from .language.selection import Selection
@@ -212,11 +212,18 @@ def _shared(w: JudgedWord, name: str, finders: Mapping[str, list[str]], strike: 
             w.word,
             w.points,
             "scored",
-            f"{_points(w.points)} (also found by {', '.join(others)})",
+            shared_reason(w.points, others, strike),
             others,
             w.path,
         )
-    return JudgedWord(w.written, w.word, 0, "shared", f"also found by {', '.join(others)}: struck", others, w.path)
+    return JudgedWord(w.written, w.word, 0, "shared", shared_reason(w.points, others, strike), others, w.path)
+
+
+def shared_reason(points: int, others: Sequence[str], strike: bool, name: Callable[[str], str] = str) -> str:
+    """The reason of a shared word: struck, or kept with `strike=False`. `name` prints a player's name (a text
+    front end isolates a right-to-left name in it)."""
+    found = ", ".join(name(n) for n in others)
+    return f"also found by {found}: struck" if strike else f"{_points(points)} (also found by {found})"
 
 
 def check_lists(lists: Mapping[str, Sequence[str]]) -> None:

@@ -237,6 +237,7 @@ def test_hebrew_text_output_isolates_right_to_left_words(hebrew_store: Path, tmp
     out = result.stdout
     assert f"{FSI}דנה{PDI}: 1 point" in out
     assert f"  {FSI}שלומ{PDI} -> {FSI}שלום{PDI}" in out  # written without the final form: shown with it
+    assert f"also found by {FSI}דנה{PDI}: struck" in out  # a name inside a reason too
     assert f"{FSI}ספר{PDI}" in out and "\u200e" in out.split("\n")[0]  # the grid's rows keep their columns
 
 

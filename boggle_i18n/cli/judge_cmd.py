@@ -226,6 +226,7 @@ def _rtl_text(text: str) -> bool:
 def render_judgement(j: Judgement, paths: bool = False) -> str:
     """The verdict as text: the board, each player's words with points or reason and total, then the missed."""
     from ..board.board import display_face
+    from ..judging import shared_reason
     from ..language.records import get_language
     from ..solver.base import FoundWord
     from .render import counted, draw_path, isolate, rtl_grid
@@ -260,7 +261,9 @@ def render_judgement(j: Judgement, paths: bool = False) -> str:
             heads.append(bidi(w.written) + (f" -> {bidi(form)}" if form != w.written else ""))
         width = max((len(h) for h in heads), default=0)
         for head, w in zip(heads, p.words, strict=True):
-            out.append(f"  {head.ljust(width)}  {w.points:>2}  {w.reason}")
+            # a shared word's reason names players: worded by the library, each name isolated here
+            reason = shared_reason(w.points, w.shared_with, j.strike, bidi) if w.shared_with else w.reason
+            out.append(f"  {head.ljust(width)}  {w.points:>2}  {reason}")
             if paths and w.path is not None and w.word is not None:
                 cells = tuple(board.position(i) for i in w.path)
                 drawn = draw_path(board, FoundWord(w.word, w.points, cells), face)
