@@ -204,7 +204,10 @@ def test_rules_data_reads_boards_as_the_library_does(parity_store: Path) -> None
     """The face table the page reads notation with maps each token as `parse_board` does (shorthands, case)."""
     rules = lexicon_rules("p-en", parity_store)
     assert rules["tokens"]["q"] == "qu" and rules["tokens"]["Q"] == "qu" and rules["tokens"]["[qu]"] == "qu"
-    assert rules["sizes"]["4x4"]["points"][:9] == [0, 0, 0, 1, 1, 2, 3, 5, 11]
+    four = rules["sizes"]["4x4"]
+    assert four == {"dice": "en-new-4x4", "min_length": 3, "scoring": "classic-4x4"}
+    assert rules["scoring"]["classic-4x4"]["points"][:10] == [0, 0, 0, 1, 1, 2, 3, 5, 11, 11]
+    assert rules["sizes"]["6x6"]["scoring"] == "superbig-6x6" and rules["sizes"]["8x8"]["min_length"] >= 3
     assert rules["tokens"]["[th]"] == "th" and rules["tokens"]["[TH]"] == "th"
     cy = lexicon_rules("p-cy", parity_store)
-    assert cy["tokens"]["[ll]"] == "ll" and "ll" in cy["draw"]["faces"]
+    assert cy["tokens"]["[ll]"] == "ll" and "ll" in cy["draw"][""]["faces"]

@@ -337,18 +337,9 @@ class WebApp:
         return answer
 
     def _languages_now(self) -> dict[str, Any]:
-        from ..board.dice import get_dice
-        from ..language.overview import language_overview
-        from ..scoring import presets
+        from .export import languages_answer
 
-        langs = language_overview(self.store, beta=True)  # the page offers the beta ones too, marked beta
-        for lang in langs:
-            lang["dice_sets"] = [
-                {"id": d, "size": f"{ds.rows}x{ds.cols}", "min_length": ds.min_word_length, "scoring": ds.scoring}
-                for d in lang["boards"]["dice"]
-                for ds in [get_dice(d)]
-            ]
-        return {"languages": langs, "scoring": sorted(presets())}
+        return languages_answer(self.store)  # the static site (export-web) ships the same answer
 
     def lexicon_list(self) -> dict[str, Any]:
         """GET /api/lexicons: what the store holds, and what this server has loaded or is building."""

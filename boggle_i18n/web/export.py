@@ -2,7 +2,8 @@
 
 The static site (`boggle-i18n export-web`, web/site.py) ships, per lexicon, the compiled trie the library
 caches (`.bgc`, solver/compiled.py) and one JSON of rules made here from the same calls `solve` makes:
-per board size the dice set, shortest word and the points table by length in letters (`select(...).for_size`),
+per board size the dice set, shortest word and scoring (`select(...).for_size`), every scoring preset's points
+by length in letters,
 the language's dice faces (rolled in the page), the face table that reads board notation (every token a
 player or a link may write, mapped by `notation.face_of` with the language's shorthands and lower case), the
 faces' capitals as `solve` prints them, and the letter weights `roll --letters lexicon` draws with.
@@ -17,7 +18,8 @@ from ..board.notation import face_of
 from ..errors import BoggleI18nError
 from ..solver.base import Rules
 
-SIZES = ((3, 3), (4, 4), (5, 5), (6, 6))  # the page's size menu
+MAX_SIDE = 10  # the page's largest board side (web/app.py)
+MAX_CELLS = 64  # the walk's used-cell set is one 64-bit word (solver/_walk.h)
 
 
 def browser_rules(rules: Rules, max_length: int) -> dict[str, Any]:
@@ -47,9 +49,38 @@ def face_tokens(language: Any, faces: Iterable[str], shorthands: dict[str, str])
     return table
 
 
+def languages_answer(store: Any = None) -> dict[str, Any]:
+    """GET /api/languages: every language with its lexicons, dice sets and rules, and the scoring presets."""
+    from ..board.dice import get_dice
+    from ..language.overview import language_overview
+    from ..scoring import presets
+
+    langs = language_overview(store, beta=True)  # the page offers the beta ones too, marked beta
+    for lang in langs:
+        lang["dice_sets"] = [
+            {"id": d, "size": f"{ds.rows}x{ds.cols}", "min_length": ds.min_word_length, "scoring": ds.scoring}
+            for d in lang["boards"]["dice"]
+            for ds in [get_dice(d)]
+        ]
+    return {"languages": langs, "scoring": sorted(presets())}
+
+
+def scoring_tables(longest: int) -> dict[str, Any]:
+    """Every scoring preset as `solve --json` names it, with its points for each length up to `longest`."""
+    from ..scoring import get_scoring, presets
+
+    return {
+        name: {
+            "scoring": get_scoring(name).to_dict(),
+            "points": [get_scoring(name).points(n) for n in range(longest + 1)],
+        }
+        for name in sorted(presets())
+    }
+
+
 def lexicon_rules(name: str, store: Any = None) -> dict[str, Any]:
     """The rules JSON for stored lexicon `name`: what the page's in-browser API needs besides the trie."""
-    from ..api import letter_distribution, load_lexicon
+    from ..api import face_counts, letter_distribution, load_lexicon
     from ..board.dice import get_dice
     from ..language.selection import select
     from ..solver.compiled import compile_lexicon
@@ -60,20 +91,27 @@ def lexicon_rules(name: str, store: Any = None) -> dict[str, Any]:
     chosen = select(lexicon=name, store=store)
     language = chosen.language
     sizes = {}
-    for rows, cols in sorted(set(SIZES) | {(get_dice(d).rows, get_dice(d).cols) for d in language.dice}):
-        sized = chosen.for_size((rows, cols))
-        sizes[f"{rows}x{cols}"] = {
-            "dice": sized.dice.id if sized.dice else None,
-            **browser_rules(sized.rules, compiled.max_length),
-        }
+    for rows in range(1, MAX_SIDE + 1):
+        for cols in range(1, MAX_SIDE + 1):
+            if rows * cols <= MAX_CELLS:
+                sized = chosen.for_size((rows, cols))
+                sizes[f"{rows}x{cols}"] = {
+                    "dice": sized.dice.id if sized.dice else None,
+                    "min_length": sized.rules.min_length,
+                    "scoring": sized.rules.scoring.name,
+                }
     dice = {}
-    faces = set(lexicon_letters(lexicon)) | set(language.units)
+    faces = set(lexicon_letters(lexicon)) | set(language.units) | set(language.alphabet)
     for d in language.dice:
         ds = get_dice(d)
         dice[d] = {"rows": ds.rows, "cols": ds.cols, "dice": [[face.lower() for face in die] for die in ds.dice]}
         faces |= ds.faces
     faces -= {""}
-    draw = letter_distribution(get_dice(language.dice[0]) if language.dice else None, lexicon, None)
+    # `roll --letters lexicon`'s faces and weights: from each dice set's faces ("" : the lexicon's letters).
+    counts = face_counts(lexicon, sorted(faces))
+    draw = {"": letter_distribution(None, lexicon, counts)}
+    for d in language.dice:
+        draw[d] = letter_distribution(get_dice(d), lexicon, counts)
     tokens = face_tokens(language, faces, dict(chosen.shorthands))
     return {
         "lang": language.code,
@@ -82,9 +120,12 @@ def lexicon_rules(name: str, store: Any = None) -> dict[str, Any]:
         "manifest_sha256": lexicon.manifest_sha256,
         "word_count": len(lexicon),
         "sizes": sizes,
+        "scoring": scoring_tables(compiled.max_length),
         "dice": dice,
         "tokens": tokens,
         "shown": {face: language.display_face(face) for face in sorted(faces)},
-        "draw": {"faces": list(draw[0]), "weights": list(draw[1])},
+        "draw": {d: {"faces": list(f), "weights": list(w)} for d, (f, w) in draw.items()},
         "alphabet": language.alphabet,
+        "units": list(language.units),
+        "lower": dict(language.lower),
     }

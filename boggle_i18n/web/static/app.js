@@ -47,7 +47,8 @@ async function api(url, body) {
     state.busy += 1;
     let res, data;
     try {
-      res = await fetch(url, opts);
+      // The static site (export-web) answers the same calls in the browser (local_api.js): one page, two backends.
+      res = await (window.LocalApi ? window.LocalApi.fetch(url, opts) : fetch(url, opts));
       data = await res.json();
     } finally {
       state.busy -= 1;
@@ -187,7 +188,7 @@ function settingsSummary() {
 function shareUrl(solved, view = "solve") {
   const p = boardParams();
   const q = { view, board: solved.board, lang: solved.lang, lexicon: solved.lexicon.name, size: p.size, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals };
-  return location.origin + "/?" + query(q);
+  return location.origin + location.pathname + "?" + query(q);
 }
 
 async function solve() {
@@ -417,7 +418,7 @@ function challengeUrl(g) {
   const p = rulesParams();
   const q = { view: "play", board: s.board, lang: s.lang, lexicon: s.lexicon.name, min_length: s.rules.min_length,
     scoring: p.scoring || undefined, diagonals: s.rules.diagonals ? "" : "false", minutes: g.minutes, vs: g.score };
-  return location.origin + "/?" + query(q);
+  return location.origin + location.pathname + "?" + query(q);
 }
 
 function endGame(timeUp = false) {

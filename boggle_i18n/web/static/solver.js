@@ -81,6 +81,23 @@
       return parts.map((p) => (this.index.has(p) ? this.index.get(p) : DEAD));
     }
 
+    // Whether the trie holds `word` (spelled in its letters as a face is): the page's "is it a word?".
+    contains(word) {
+      const view = new DataView(this.compiled.records.buffer, this.compiled.records.byteOffset, this.compiled.records.byteLength);
+      let node = 0;
+      for (const letter of this.spell(word)) {
+        if (letter === DEAD) return false;
+        const mask = view.getBigUint64(node * 16, true);
+        const bit = 1n << BigInt(letter);
+        if (!(mask & bit)) return false;
+        let below = mask & (bit - 1n);
+        let rank = 0;
+        for (; below; below &= below - 1n) rank++;
+        node = view.getUint32(node * 16 + 8, true) + rank;
+      }
+      return word !== "" && view.getUint32(node * 16 + 12, true) !== 0;
+    }
+
     // Every distinct word of a board: {rows, cols, faces} with rules {diagonals, min_length, points}; `points`
     // is the library's table by length in letters (export.py writes it up to the lexicon's longest word).
     solve(board, rules) {
