@@ -84,6 +84,21 @@ def _identity(path: str) -> tuple[int, ...] | None:
     return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
 
 
+def _loaded_identity(lexicon: Lexicon) -> tuple[int, ...] | None:
+    """The identity of `lexicon`'s manifest file as loaded; None (checked by content on the next request) when
+    a rebuild may have come between the load and this look."""
+    trie = lexicon.path
+    if trie is None:
+        return None
+    manifest = with_suffix(trie, ".json")
+    identity = _identity(manifest)  # first the identity, then the content it must belong to
+    try:
+        same = sha256_hex(read_regular(manifest)) == lexicon.manifest_sha256
+    except OSError:
+        same = False
+    return identity if same else None
+
+
 def is_current(load: _Load) -> bool:
     """Whether a loaded lexicon is still the one in the store: False once it was rebuilt (or replaced) there.
 
@@ -162,8 +177,7 @@ class Lexicons:
 
         try:
             load.lexicon = load_lexicon(load.name, self.store, on_build=on_build, progress=load.lines.append)
-            trie = load.lexicon.path
-            load.identity = None if trie is None else _identity(with_suffix(trie, ".json"))  # checked by is_current
+            load.identity = _loaded_identity(load.lexicon)
             if load.building:
                 load.lines.append(f"built in {time.monotonic() - load.started:.1f} s")
         except BoggleI18nError as exc:
