@@ -1,0 +1,276 @@
+"""Issue 38, hardening round 4: the process, engine and web classes.
+
+A face too long for the kernels' length byte (refused where boards enter, and never kept by a pooled scorer),
+lone surrogates in JSON bodies, Host ports in other digits, workers that die with a SIGKILLed parent, the
+checkpoint lock of `prove`, and the end of prove's threshold search under a process pool.
+Everything runs on the 26-word mini-en fixture or tiny boards, so the file stays fast.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from conftest import FIXTURES
+
+from boggle_i18n import Lexicon, build_lexicon, parse_board, solve
+from boggle_i18n.board.board import Board
+from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
+from boggle_i18n.errors import BoggleI18nError, LimitError
+from boggle_i18n.limits import MAX_FACE_LETTERS
+from boggle_i18n.solver.base import Rules
+from boggle_i18n.solver.codec import FaceCodec
+
+runner = CliRunner()
+MINI_EN = FIXTURES / "mini-en.txt"
+CLI = [sys.executable, "-m", "boggle_i18n"]
+
+
+@pytest.fixture(scope="module")
+def mini_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """en-enable2k built from the 26-word mini-en list (its words: cat, catalog, ... see the fixture)."""
+    root = tmp_path_factory.mktemp("h38proc") / "store"
+    build_lexicon("en-enable2k", source=MINI_EN, store=root)
+    return root
+
+
+@pytest.fixture(scope="module")
+def mini(mini_store: Path) -> Lexicon:
+    return Lexicon.load("en-enable2k", mini_store)
+
+
+def _long(letters: int, rest: str = "bcd/efgh/ijkl/mnop") -> str:
+    return f"[{'a' * letters}]{rest}"
+
+
+# ---------------------------------------------------------------- 3. a face longer than a length byte
+
+
+@pytest.mark.parametrize("letters", [256, 300, 4096])
+def test_a_face_over_255_letters_is_one_error_in_solve_on_every_engine(mini_store: Path, letters: int) -> None:
+    for engine in ("fast", "reference"):
+        result = runner.invoke(
+            app, ["solve", _long(letters), "--lexicon", "en-enable2k", "--store", str(mini_store), "--engine", engine]
+        )
+        assert result.exit_code == 2, (engine, result.stderr)
+        lines = result.stderr.splitlines()
+        assert len(lines) == 1 and lines[0].startswith("Error: face '[aaa"), lines
+        assert f"has {letters:,} letters, more than the {MAX_FACE_LETTERS}" in lines[0]
+
+
+def test_a_face_of_255_letters_still_solves(mini_store: Path) -> None:
+    fast = runner.invoke(app, ["solve", _long(255), "--lexicon", "en-enable2k", "--store", str(mini_store), "--json"])
+    ref = runner.invoke(
+        app,
+        [
+            "solve",
+            _long(255),
+            "--lexicon",
+            "en-enable2k",
+            "--store",
+            str(mini_store),
+            "--json",
+            "--engine",
+            "reference",
+        ],
+    )
+    assert fast.exit_code == ref.exit_code == 0, (fast.stderr, ref.stderr)
+    assert json.loads(fast.stdout)["score"] == json.loads(ref.stdout)["score"]
+
+
+def test_score_reports_the_long_face_line_and_scores_the_rest(mini_store: Path) -> None:
+    board = "catsaloglmnopqrs"
+    text = f"{_long(256)}\n{board}\n{_long(999, 'xyz/abcd/efgh/ijkl')}\n{board}\n"
+    result = runner.invoke(app, ["score", "-", "--lexicon", "en-enable2k", "--store", str(mini_store)], input=text)
+    assert result.exit_code == 1, result.stderr
+    rows = [line.split("\t") for line in result.stdout.splitlines()]
+    assert [r[1] for r in rows] == ["error", str(_score(mini_store, board)), "error", str(_score(mini_store, board))]
+    assert "Traceback" not in result.stderr and "256 letters" in result.stderr and "999 letters" in result.stderr
+
+
+def _score(store: Path, board: str) -> int:
+    return solve(parse_board(board), Lexicon.load("en-enable2k", store)).score
+
+
+def test_the_codec_refuses_a_long_face_before_keeping_it(mini: Lexicon) -> None:
+    """The mechanism: the face codec keeps a face's length in a byte, so a longer face never enters it; the
+    codec is unchanged and its arrays still build (before the fix it kept the face and failed for good)."""
+    codec = FaceCodec(list("abc"), "abc")
+    before = list(codec.faces)
+    with pytest.raises(LimitError, match="256 letters"):
+        codec.index("a" * 256)
+    assert codec.faces == before
+    _letters, lengths = codec.face_arrays()
+    assert lengths.tolist() == [0, 1, 1, 1]
+    assert codec.index("a" * 255) == 4 and codec.face_arrays()[1][4] == 255
+
+
+def test_the_api_refuses_a_long_face_on_a_board_built_by_hand(mini: Lexicon) -> None:
+    board = Board(2, 2, ("a" * 256, "c", "a", "t"))
+    with pytest.raises(LimitError):
+        solve(board, mini, engine="fast")
+    assert solve(board, mini).score == solve(Board(2, 2, ("x", "c", "a", "t")), mini).score  # reference: no byte
+
+
+def test_a_pooled_scorer_that_raised_is_not_kept(mini: Lexicon) -> None:
+    """web/state.Scorers: a scorer whose solve raised is dropped, whatever raised, so no request can spoil the
+    pool for the next."""
+    from boggle_i18n.web.state import Scorers
+
+    scorers = Scorers()
+    rules = Rules()
+    good = parse_board("catsaloglmnopqrs")
+    expected = scorers.solve(mini, rules, good).score
+    assert scorers.usage()[0] == 1
+    bad = Board(4, 4, ("a" * 256, *good.faces[1:]))
+    with pytest.raises(BoggleI18nError):
+        scorers.solve(mini, rules, bad)
+    assert scorers.usage()[0] == 0  # the scorer that met the bad board went away with it
+    assert scorers.solve(mini, rules, good).score == expected
+
+
+# ---------------------------------------------------------------- the web: 3, 5 and 6 over HTTP
+
+pytest.importorskip("starlette", reason="the [web] extra is not installed")
+
+
+@pytest.fixture(scope="module")
+def client(mini_store: Path) -> Iterator[Any]:
+    from starlette.testclient import TestClient
+
+    from boggle_i18n.web import create_app
+
+    with TestClient(create_app(mini_store, None), base_url="http://127.0.0.1", raise_server_exceptions=False) as c:
+        yield c
+
+
+def test_web_solve_refuses_a_long_face_and_then_solves_as_before(client: Any) -> None:
+    good = {"board": "catsaloglmnopqrs", "lexicon": "en-enable2k"}
+    first = client.get("/api/solve", params=good)
+    assert first.status_code == 200
+    for letters in (256, 400, 1000):  # 1,000 is past the web's own cap on a board's length: refused for that
+        r = client.get("/api/solve", params={**good, "board": _long(letters)})
+        assert r.status_code == 400, r.text
+        if letters < 500:
+            assert r.json()["code"] == "limit.range" and f"{letters:,} letters" in r.json()["error"]
+    for _ in range(3):  # before the fix: 500 for every ordinary solve until the server restarted
+        again = client.get("/api/solve", params=good)
+        assert again.status_code == 200 and again.json()["score"] == first.json()["score"]
+
+
+SURROGATES = ['"\\ud800"', '"a\\udfffb"', '["x", {"y": "\\udc00"}]', '{"\\ud83d": 1}']
+
+
+@pytest.mark.parametrize("path", ["/api/compare", "/api/optimize", "/api/lexicons/en-enable2k/build"])
+@pytest.mark.parametrize("value", SURROGATES)
+def test_a_lone_surrogate_in_a_json_body_is_a_400_on_every_endpoint(client: Any, path: str, value: str) -> None:
+    for key in ("lang", "board", "scoring", "nosuch"):
+        body = f'{{"{key}": {value}}}'
+        r = client.post(path, content=body.encode(), headers={"content-type": "application/json"})
+        assert r.status_code == 400, (path, body, r.status_code, r.text)
+        data = r.json()
+        assert data["code"] == "request.invalid" and data["params"] == {"name": key}, data
+        assert "surrogate" in data["error"] and "\n" not in data["error"]
+    surrogate_key = client.post(
+        path, content=b'{"\\ud800": "x"}', headers={"content-type": "application/json"}
+    )  # the key itself is half a character: the body is named
+    assert surrogate_key.status_code == 400 and surrogate_key.json()["params"] == {"name": "body"}
+
+
+def test_a_whole_surrogate_pair_is_an_ordinary_character(client: Any) -> None:
+    """`\\ud83d\\ude00` is one character (an emoji), not a lone half: it gets the endpoint's own answer."""
+    r = client.post("/api/compare", content=b'{"lang": "\\ud83d\\ude00"}', headers={"content-type": "application/json"})
+    assert r.status_code == 400 and "surrogate" not in r.json()["error"], r.text
+
+
+@pytest.mark.parametrize(
+    "port",
+    [
+        "8\u00b9",
+        "\u00b9",
+        "\u00b2\u00b3",
+        "\u0668\u0660",
+        "\u06f8",
+        "\uff18\uff10",
+        "\u0968",
+        "",
+        "65536",
+        "99999",
+        "0",
+        "123456",
+        "+80",
+        "-1",
+        " 80",
+        "8_0",
+        "0x50",
+    ],
+)
+def test_a_host_port_that_is_no_ascii_port_is_refused(port: str) -> None:
+    from boggle_i18n.web.guard import Site, SiteGuard
+
+    for site in (Site.serving("127.0.0.1", 8722), Site()):  # a server's own port, and any port (tests)
+        guard = SiteGuard(lambda *a: None, site)  # type: ignore[arg-type, return-value]
+        host = f"localhost:{port}"
+        scope = {"type": "http", "headers": [(b"host", host.encode("utf-8"))], "path": "/api/solve", "method": "GET"}
+        assert guard.refusal(scope) is not None and guard.refusal(scope)[0] == 421  # type: ignore[index]
+        assert not site.accepts(host)
+
+
+def test_ascii_ports_still_pass() -> None:
+    from boggle_i18n.web.guard import Site
+
+    assert Site.serving("127.0.0.1", 8722).accepts("localhost:8722")
+    assert Site().accepts("127.0.0.1:1") and Site().accepts("127.0.0.1:65535") and Site().accepts("localhost")
+    assert not Site.serving("127.0.0.1", 8722).accepts("localhost:8723")
+
+
+def test_a_superscript_port_through_the_whole_app_is_a_421_not_a_500(mini_store: Path) -> None:
+    """The raw header byte as a client sends it (latin-1 `¹` is 0xB9; the HTTP client library would re-encode a
+    str), through the app's own ASGI stack with a server's port."""
+    import asyncio
+
+    from boggle_i18n.web import create_app
+    from boggle_i18n.web.guard import Site
+
+    web = create_app(mini_store, None, site=Site.serving("127.0.0.1", 8722))
+
+    async def call(host: bytes) -> tuple[int, dict[str, Any]]:
+        sent: list[dict[str, Any]] = []
+        scope = {
+            "type": "http",
+            "http_version": "1.1",
+            "method": "GET",
+            "scheme": "http",
+            "path": "/api/languages",
+            "raw_path": b"/api/languages",
+            "query_string": b"",
+            "headers": [(b"host", host)],
+            "client": ("127.0.0.1", 5000),
+            "server": ("127.0.0.1", 8722),
+            "root_path": "",
+        }
+
+        async def receive() -> dict[str, Any]:
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message: dict[str, Any]) -> None:
+            sent.append(message)
+
+        await web(scope, receive, send)
+        return sent[0]["status"], json.loads(b"".join(m.get("body", b"") for m in sent[1:]))
+
+    for raw in (
+        b"localhost:8\xb9",
+        b"localhost:\xb2\xb3",
+        "localhost:\u0668\u0660".encode(),
+        b"localhost:",
+        b"localhost:65536",
+        b"localhost:872\xb2",
+    ):
+        status, body = asyncio.run(call(raw))
+        assert status == 421 and "does not answer for host" in body["error"], (raw, status, body)
