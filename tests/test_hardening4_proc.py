@@ -9,7 +9,11 @@ Everything runs on the 26-word mini-en fixture or tiny boards, so the file stays
 from __future__ import annotations
 
 import json
+import os
+import signal
+import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -274,3 +278,126 @@ def test_a_superscript_port_through_the_whole_app_is_a_421_not_a_500(mini_store:
     ):
         status, body = asyncio.run(call(raw))
         assert status == 421 and "does not answer for host" in body["error"], (raw, status, body)
+
+
+# ---------------------------------------------------------------- 4. workers die with a SIGKILLed parent
+
+
+def _stat(pid: int) -> tuple[str, int, int, int] | None:
+    """(state, parent pid, process group, start time) of `pid` from /proc, or None once it is gone."""
+    try:
+        text = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    fields = text[text.rindex(")") + 2 :].split()
+    return fields[0], int(fields[1]), int(fields[2]), int(fields[19])
+
+
+def _children(parent: int) -> dict[int, int]:
+    """Live children of `parent`: pid -> start time (with the pid, what tells a process from a later one)."""
+    found = {}
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            info = _stat(int(entry))
+            if info is not None and info[1] == parent and info[0] != "Z":
+                found[int(entry)] = info[3]
+    return found
+
+
+def _alive(pid: int, started: int) -> bool:
+    info = _stat(pid)
+    return info is not None and info[3] == started and info[0] != "Z"
+
+
+def _group(pgid: int) -> list[int]:
+    out = []
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            info = _stat(int(entry))
+            if info is not None and info[2] == pgid and info[0] != "Z":
+                out.append(int(entry))
+    return out
+
+
+def _kill_parent_and_watch(argv: list[str], want: int, tmp_path: Path, stdin: Any = subprocess.DEVNULL) -> None:
+    """Start `argv` in a session of its own, wait for `want` worker children, SIGKILL the parent alone (what the
+    OOM killer does), and assert every child is gone within 5 s. Any survivor is ended here, by pid."""
+    if not Path("/proc/self/stat").exists():
+        pytest.skip("needs /proc (Linux)")
+    err = tmp_path / "stderr.txt"
+    with err.open("wb") as log:
+        proc = subprocess.Popen(argv, stdin=stdin, stdout=subprocess.DEVNULL, stderr=log, start_new_session=True)
+    children: dict[int, int] = {}
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and proc.poll() is None:
+            children = _children(proc.pid)
+            if len(children) >= want:
+                break
+            time.sleep(0.05)
+        assert len(children) >= want, (children, proc.poll(), err.read_text())
+        time.sleep(0.3)  # the workers are at work
+        os.kill(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        deadline = time.monotonic() + 5  # the threshold search's own time limit is 10 s: it must not be what ends them
+        while time.monotonic() < deadline and any(_alive(p, s) for p, s in children.items()):
+            time.sleep(0.05)
+        survivors = [p for p, s in children.items() if _alive(p, s)]
+        assert not survivors, f"workers outlived their parent: {survivors}"
+        assert not _group(proc.pid), _group(proc.pid)  # nothing else of the command's process group either
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(10)
+        for pid, started in children.items():
+            if _alive(pid, started):
+                os.kill(pid, signal.SIGKILL)
+
+
+def test_optimize_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
+    argv = [*CLI, "optimize", "--lexicon", "en-enable2k", "--store", str(mini_store), "--size", "4x4"]
+    _kill_parent_and_watch([*argv, "--workers", "2", "--time-limit", "120"], 2, tmp_path)
+
+
+def test_prove_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
+    argv = [*CLI, "prove", "--lexicon", "en-enable2k", "--store", str(mini_store), "--size", "4x4"]
+    _kill_parent_and_watch([*argv, "--threshold", "30", "--workers", "2"], 2, tmp_path)
+
+
+def test_prove_threshold_search_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
+    """Without --threshold, prove first runs optimize on its workers for 10 s: killed in that phase."""
+    argv = [*CLI, "prove", "--lexicon", "en-enable2k", "--store", str(mini_store), "--size", "4x4", "--workers", "2"]
+    _kill_parent_and_watch(argv, 2, tmp_path)
+
+
+def test_score_worker_processes_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
+    """`score --engine reference --workers 2` scores in a process pool (the reference engine holds the GIL)."""
+    boards = tmp_path / "boards.txt"
+    boards.write_text("catsaloglmnopqrs\n" * 400_000, encoding="utf-8")
+    argv = [*CLI, "score", str(boards), "--lexicon", "en-enable2k", "--store", str(mini_store)]
+    _kill_parent_and_watch([*argv, "--engine", "reference", "--workers", "2"], 2, tmp_path)
+
+
+def test_the_watchdog_alone_ends_an_orphan(tmp_path: Path) -> None:
+    """The portable fallback (no prctl): a forked child polling its parent ends within a second of the parent's
+    SIGKILL. The parent here is a small Python process of our own, which forks the child and waits."""
+    script = tmp_path / "family.py"
+    script.write_text(
+        "import os, sys, time\n"
+        "from boggle_i18n.lifeline import die_with_parent\n"
+        "parent = os.getpid()\n"
+        "if os.fork() == 0:\n"
+        "    die_with_parent(parent, kernel=False)\n"
+        "    while True:\n"
+        "        sum(range(10000))\n"
+        "time.sleep(120)\n",
+        encoding="utf-8",
+    )
+    _kill_parent_and_watch([sys.executable, str(script)], 1, tmp_path)
+
+
+def test_a_worker_whose_parent_is_already_gone_ends_at_once() -> None:
+    """The race the kernel signal cannot cover: the parent died between the fork and the arming."""
+    code = "from boggle_i18n.lifeline import die_with_parent; die_with_parent(1); print('still here')"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
+    assert out.returncode == 1 and "still here" not in out.stdout

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import BoggleI18nError
+from ..lifeline import die_with_parent
 from .tasks import ProofSpec, TaskResult, run_task
 
 MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
@@ -57,7 +59,8 @@ def stop_on_termination() -> Iterator[None]:
             signal.signal(getattr(signal, n), handler)
 
 
-def _quiet_worker() -> None:
+def _quiet_worker(parent: int) -> None:
+    die_with_parent(parent)  # a SIGKILLed parent (the OOM killer) takes its workers with it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
     for name in ("SIGTERM", "SIGHUP"):  # forked with the parent's handlers: a worker inside C must die at once
         if hasattr(signal, name):
@@ -71,7 +74,7 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
     restarts = 0
     context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     while left:
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker, initargs=(os.getpid(),))
         futures: dict[Future[TaskResult], int] = {}
         queue = list(left)
         try:
