@@ -361,7 +361,7 @@ def test_optimize_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path
 
 def test_prove_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
     argv = [*CLI, "prove", "--lexicon", "en-enable2k", "--store", str(mini_store), "--size", "4x4"]
-    _kill_parent_and_watch([*argv, "--threshold", "30", "--workers", "2"], 2, tmp_path)
+    _kill_parent_and_watch([*argv, "--threshold", "100", "--workers", "2"], 2, tmp_path)
 
 
 def test_prove_threshold_search_workers_die_with_a_sigkilled_parent(mini_store: Path, tmp_path: Path) -> None:
@@ -401,3 +401,170 @@ def test_a_worker_whose_parent_is_already_gone_ends_at_once() -> None:
     code = "from boggle_i18n.lifeline import die_with_parent; die_with_parent(1); print('still here')"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=30)
     assert out.returncode == 1 and "still here" not in out.stdout
+
+
+# ---------------------------------------------------------------- 11. one prove per checkpoint
+
+
+def _prove_argv(store: Path, checkpoint: Path, *extra: str) -> list[str]:
+    return [*CLI, "prove", "--lexicon", "en-enable2k", "--store", str(store), "--checkpoint", str(checkpoint), *extra]
+
+
+@pytest.fixture
+def running_proof(mini_store: Path, tmp_path: Path) -> Iterator[tuple[subprocess.Popen[bytes], Path]]:
+    """A long proof (4x4 at threshold 100 on mini-en runs for over a minute) holding `proof.ckpt`, once it holds it."""
+    checkpoint = tmp_path / "proof.ckpt"
+    proc = subprocess.Popen(
+        _prove_argv(mini_store, checkpoint, "--size", "4x4", "--threshold", "100"),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        start_new_session=True,
+    )
+    lock = tmp_path / "proof.ckpt.lock"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (
+        lock.exists() and f"pid {proc.pid}," in lock.read_text() and checkpoint.exists()
+    ):
+        assert proc.poll() is None, proc.stderr.read() if proc.stderr else ""
+        time.sleep(0.05)
+    try:
+        yield proc, checkpoint
+    finally:
+        if proc.poll() is None:
+            os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(10)
+        if proc.stderr:
+            proc.stderr.close()
+
+
+def _refused(argv: list[str], pid: int) -> str:
+    started = time.monotonic()
+    out = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert time.monotonic() - started < 30
+    lines = out.stderr.splitlines()
+    assert out.returncode == 1 and len(lines) == 1, out.stderr
+    assert lines[0].startswith("Error: checkpoint ") and f"in use by another prove (pid {pid}," in lines[0], lines
+    assert "prove" in lines[0].split("(pid", 1)[1]  # the holder's command
+    return lines[0]
+
+
+def test_a_second_prove_on_a_running_checkpoint_is_refused_naming_the_first(
+    running_proof: tuple[subprocess.Popen[bytes], Path], mini_store: Path, tmp_path: Path
+) -> None:
+    proc, checkpoint = running_proof
+    before = checkpoint.read_bytes()
+    # --resume (before the fix: both appended), the same without --resume, and without --threshold: the threshold
+    # search would come first, so the refusal must come before it
+    _refused(_prove_argv(mini_store, checkpoint, "--size", "4x4", "--threshold", "100", "--resume"), proc.pid)
+    _refused(_prove_argv(mini_store, checkpoint, "--size", "4x4", "--resume"), proc.pid)
+    link = tmp_path / "another-name.ckpt"
+    link.symlink_to(checkpoint)  # another name for the same checkpoint meets the same lock
+    _refused(_prove_argv(mini_store, link, "--size", "4x4", "--resume"), proc.pid)
+    assert proc.poll() is None  # the first run goes on, its file only grown by itself
+    assert checkpoint.read_bytes()[: len(before)] == before
+    lines = checkpoint.read_bytes().splitlines()[1:]
+    tasks = [json.loads(line)["task"] for line in lines if line.endswith(b"}")]
+    assert len(tasks) == len(set(tasks))
+
+
+def test_the_library_refuses_a_held_checkpoint_too(
+    running_proof: tuple[subprocess.Popen[bytes], Path], mini: Lexicon
+) -> None:
+    from boggle_i18n.language.selection import select
+    from boggle_i18n.optimize.problem import free_faces
+    from boggle_i18n.prove.prover import proof_spec, prove
+
+    proc, checkpoint = running_proof
+    chosen = select(lexicon="en-enable2k", size=(2, 2)).for_size((2, 2))
+    faces = free_faces(chosen.language.code, (2, 2), mini)
+    spec = proof_spec(mini, chosen.rules, (2, 2), faces, chosen.language.vowels, 1)
+    with pytest.raises(BoggleI18nError, match=f"in use by another prove \\(pid {proc.pid},"):
+        prove(spec, threshold_source="test", checkpoint=checkpoint, resume=True)
+
+
+def test_a_fresh_prove_on_an_existing_checkpoint_says_so_before_the_threshold_search(
+    mini_store: Path, tmp_path: Path
+) -> None:
+    existing = tmp_path / "old.ckpt"
+    existing.write_text('{"format": "boggle-i18n-proof-checkpoint"}\n', encoding="utf-8")
+    dangling = tmp_path / "dangling.ckpt"
+    dangling.symlink_to(tmp_path / "nowhere")  # open("x") fails on it: before the fix, after the 10 s search
+    for checkpoint in (existing, dangling):
+        started = time.monotonic()
+        out = subprocess.run(_prove_argv(mini_store, checkpoint, "--size", "3x3"), capture_output=True, text=True)
+        assert time.monotonic() - started < 9, "the threshold search (10 s) ran first"
+        assert out.returncode == 1 and "finding a threshold" not in out.stderr, out.stderr
+        assert out.stderr.splitlines() == [
+            f"Error: checkpoint {checkpoint} exists: add --resume to continue it, or remove it"
+        ]
+    assert not (tmp_path / "old.ckpt.lock").exists() and existing.read_text().count("\n") == 1
+
+
+def test_a_checkpoint_in_a_missing_folder_is_said_before_any_work(mini_store: Path, tmp_path: Path) -> None:
+    checkpoint = tmp_path / "no" / "such" / "proof.ckpt"
+    started = time.monotonic()
+    out = subprocess.run(_prove_argv(mini_store, checkpoint, "--size", "3x3"), capture_output=True, text=True)
+    assert time.monotonic() - started < 9 and out.returncode == 1, out.stderr
+    assert out.stderr.startswith(f"Error: cannot lock checkpoint {checkpoint}") and out.stderr.count("\n") == 1
+
+
+def test_the_lock_is_released_after_a_run_and_after_a_sigkill(mini_store: Path, tmp_path: Path) -> None:
+    checkpoint = tmp_path / "small.ckpt"
+    argv = _prove_argv(mini_store, checkpoint, "--size", "2x2", "--threshold", "1")
+    first = subprocess.run(argv, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    assert not (tmp_path / "small.ckpt.lock").exists()  # removed on release
+    # a holder killed outright leaves its sidecar behind, but not its lock: the next run takes it
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from pathlib import Path; "
+            "from boggle_i18n.prove.checkpoint import checkpoint_lock\n"
+            f"with checkpoint_lock(Path({str(checkpoint)!r})):\n    print('held', flush=True); time.sleep(120)",
+        ],
+        stdout=subprocess.PIPE,
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == b"held\n"
+        refused = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=120)
+        assert refused.returncode == 1 and f"pid {holder.pid}," in refused.stderr
+        holder.kill()
+        holder.wait(10)
+        assert (tmp_path / "small.ckpt.lock").exists()
+        again = subprocess.run([*argv, "--resume"], capture_output=True, text=True, timeout=120)
+        assert again.returncode == 0, again.stderr
+    finally:
+        if holder.poll() is None:
+            holder.kill()
+        holder.wait(10)
+        if holder.stdout:
+            holder.stdout.close()
+
+
+def test_the_lock_is_reentrant_in_one_process_and_exclusive_across(tmp_path: Path) -> None:
+    from boggle_i18n.prove.checkpoint import checkpoint_lock, lock_path
+
+    checkpoint = tmp_path / "c.ckpt"
+    with checkpoint_lock(checkpoint), checkpoint_lock(checkpoint):  # the command holds it, then `prove` again
+        assert lock_path(checkpoint).exists()
+        code = (
+            "import sys; from pathlib import Path; from boggle_i18n.prove.checkpoint import checkpoint_lock\n"
+            f"with checkpoint_lock(Path({str(checkpoint)!r})): pass"
+        )
+        out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+        assert out.returncode == 1 and f"in use by another prove (pid {os.getpid()}," in out.stderr
+    assert not lock_path(checkpoint).exists()
+
+
+def test_a_lock_path_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
+    from boggle_i18n.prove.checkpoint import checkpoint_lock
+
+    fifo = tmp_path / "f.ckpt"
+    os.mkfifo(tmp_path / "f.ckpt.lock")
+    with pytest.raises(BoggleI18nError, match="not a regular file"), checkpoint_lock(fifo):
+        pass
+    (tmp_path / "l.ckpt.lock").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(BoggleI18nError, match="cannot lock checkpoint"), checkpoint_lock(tmp_path / "l.ckpt"):
+        pass
+    assert not (tmp_path / "elsewhere").exists()
