@@ -15,6 +15,7 @@ import subprocess
 import sys
 import time
 from collections.abc import Iterator
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -568,3 +569,80 @@ def test_a_lock_path_that_is_no_regular_file_is_refused(tmp_path: Path) -> None:
     with pytest.raises(BoggleI18nError, match="cannot lock checkpoint"), checkpoint_lock(tmp_path / "l.ckpt"):
         pass
     assert not (tmp_path / "elsewhere").exists()
+
+
+# ---------------------------------------------------------------- 10. the end of a proof's process pool
+
+
+def _tiny_spec(mini: Lexicon, shape: tuple[int, int] = (2, 2), tasks: int = 12) -> Any:
+    from boggle_i18n.language.selection import select
+    from boggle_i18n.optimize.problem import free_faces
+    from boggle_i18n.prove.prover import proof_spec
+
+    chosen = select(lexicon="en-enable2k", size=shape).for_size(shape)
+    faces = free_faces(chosen.language.code, shape, mini)
+    return proof_spec(mini, chosen.rules, shape, faces, chosen.language.vowels, 1, tasks_wanted=tasks)
+
+
+def _pool_threads_left() -> list[str]:
+    import threading
+    from concurrent.futures import process
+
+    alive = [t.name for t in threading.enumerate() if isinstance(t, process._ExecutorManagerThread) and t.is_alive()]
+    open_wakeups = [t.name for t, w in list(process._threads_wakeups.items()) if not w._closed]
+    return alive + open_wakeups
+
+
+def _record(into: dict[int, Any], result: Any) -> None:
+    into[result.task] = result.boards
+
+
+def test_the_process_pool_is_wound_up_before_run_processes_returns(mini: Lexicon) -> None:
+    """The mechanism of the intermittent EBADF: a pool shut down without waiting left its manager thread closing
+    its wake-up pipe while the command exited, and CPython 3.11's exit hook writes to that pipe without the
+    pool's lock. Each time run_processes returns, no manager thread is left and every wake-up pipe is closed;
+    30 pools in a row, so a slow wind-up cannot pass by luck."""
+    from boggle_i18n.prove.executors import run_processes
+    from boggle_i18n.prove.tasks import run_task
+
+    spec = _tiny_spec(mini)
+    serial = {t: run_task(spec, t).boards for t in range(spec.space.tasks)}
+    for _ in range(30):
+        got: dict[int, Any] = {}
+        notes = run_processes(spec, list(range(spec.space.tasks)), 2, partial(_record, got))
+        assert not notes and got == serial
+        assert _pool_threads_left() == []
+
+
+def test_prove_with_workers_then_exit_prints_nothing_but_its_result(mini_store: Path, tmp_path: Path) -> None:
+    """The whole path as the command runs it, many times: a proof on a process pool, then the interpreter's exit
+    right after (the race window), in 12 fresh processes, 3 at a time. stderr must hold no traceback."""
+    script = tmp_path / "prove_and_exit.py"
+    script.write_text(
+        "import sys\n"
+        "from boggle_i18n import Lexicon\n"
+        "from boggle_i18n.language.selection import select\n"
+        "from boggle_i18n.optimize.problem import free_faces\n"
+        "from boggle_i18n.prove.prover import proof_spec, prove\n"
+        "lexicon = Lexicon.load('en-enable2k', sys.argv[1])\n"
+        "chosen = select(lexicon='en-enable2k', size=(2, 2), store=sys.argv[1]).for_size((2, 2))\n"
+        "faces = free_faces(chosen.language.code, (2, 2), lexicon)\n"
+        "spec = proof_spec(lexicon, chosen.rules, (2, 2), faces, chosen.language.vowels, 1, tasks_wanted=20)\n"
+        "print(len(prove(spec, threshold_source='test', workers=2).boards))\n",
+        encoding="utf-8",
+    )
+    results = []
+    for _ in range(4):
+        procs = [
+            subprocess.Popen(
+                [sys.executable, str(script), str(mini_store)], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+            )
+            for _ in range(3)
+        ]
+        for proc in procs:
+            out, err = proc.communicate(timeout=120)
+            results.append((proc.returncode, out, err))
+    counts = {out for _, out, _ in results}
+    assert len(counts) == 1 and all(code == 0 and err == b"" for code, _, err in results), [
+        (code, err.decode()[-300:]) for code, _, err in results if code or err
+    ]

@@ -90,6 +90,7 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
         except BrokenProcessPool:
             restarts += 1
             notes.append(f"a worker process died; {len(left)} unfinished tasks run again")
+            pool.shutdown(wait=True, cancel_futures=True)  # its workers are dead or ended by its manager thread
             if restarts > MAX_RESTARTS:
                 raise BoggleI18nError(f"worker processes died {restarts} times; the proof stops") from None
         except BaseException:
@@ -97,10 +98,14 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
             try:  # let the pool's own threads see their workers gone and stop, before this process exits
                 pool.shutdown(wait=True, cancel_futures=True)
             except BaseException:  # a second Ctrl-C: leave now
-                pass
+                pool.shutdown(wait=False, cancel_futures=True)
             raise
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        # Every task is done (or the pool broke): its workers are idle or dead, so this wait is short. It must be
+        # waited for: the pool's manager thread closes its wake-up pipe as it ends, and CPython 3.11's exit hook
+        # (concurrent.futures.process._python_exit) writes to that pipe without the pool's lock, so a manager
+        # thread still ending as the command exits made an intermittent `OSError: [Errno 9] Bad file descriptor`
+        # traceback (issue 38). Joined here, the pipe is closed before anything else runs.
+        pool.shutdown(wait=True, cancel_futures=True)
     return notes
 
 
