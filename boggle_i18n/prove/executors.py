@@ -102,9 +102,10 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
             raise
         # Every task is done (or the pool broke): its workers are idle or dead, so this wait is short. It must be
         # waited for: the pool's manager thread closes its wake-up pipe as it ends, and CPython 3.11's exit hook
-        # (concurrent.futures.process._python_exit) writes to that pipe without the pool's lock, so a manager
-        # thread still ending as the command exits made an intermittent `OSError: [Errno 9] Bad file descriptor`
-        # traceback (issue 38). Joined here, the pipe is closed before anything else runs.
+        # (concurrent.futures.process._python_exit) writes to that pipe without the pool's lock (CPython gh-125451,
+        # fixed from 3.12 with a lock of the pipe's own), so a manager thread still ending as the command exits
+        # could make an `OSError: [Errno 9] Bad file descriptor` traceback (issue 38). Joined here, the pipe is
+        # closed before anything else runs.
         pool.shutdown(wait=True, cancel_futures=True)
     return notes
 
