@@ -122,6 +122,27 @@ def test_the_api_refuses_a_long_face_on_a_board_built_by_hand(mini: Lexicon) -> 
     assert solve(board, mini).score == solve(Board(2, 2, ("x", "c", "a", "t")), mini).score  # reference: no byte
 
 
+def test_a_dice_file_with_a_face_over_255_letters_is_malformed() -> None:
+    """Dice are the other way faces enter (random, compare, optimize --dice): refused when the file is read."""
+    from boggle_i18n.board.dice import _load
+    from boggle_i18n.errors import DiceError
+
+    raw = {
+        "id": "x",
+        "name": "x",
+        "language": "en",
+        "size": [1, 2],
+        "dice": [["a", "b" * 256], ["c"]],
+        "min_word_length": 3,
+        "scoring": "classic",
+        "status": "test",
+    }
+    with pytest.raises(DiceError, match=r"malformed dice file x\.json: face 'bbb.*' has 256 letters"):
+        _load("x.json", raw)
+    raw["dice"] = [["a", "b" * 255], ["c"]]
+    assert _load("x.json", raw).dice[0][1] == "b" * 255
+
+
 def test_a_pooled_scorer_that_raised_is_not_kept(mini: Lexicon) -> None:
     """web/state.Scorers: a scorer whose solve raised is dropped, whatever raised, so no request can spoil the
     pool for the next."""
