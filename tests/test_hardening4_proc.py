@@ -143,7 +143,7 @@ def test_a_dice_file_with_a_face_over_255_letters_is_malformed() -> None:
     assert _load("x.json", raw).dice[0][1] == "b" * 255
 
 
-def test_a_pooled_scorer_that_raised_is_not_kept(mini: Lexicon) -> None:
+def test_a_pooled_scorer_that_raised_is_not_kept(web: None, mini: Lexicon) -> None:
     """web/state.Scorers: a scorer whose solve raised is dropped, whatever raised, so no request can spoil the
     pool for the next."""
     from boggle_i18n.web.state import Scorers
@@ -162,11 +162,16 @@ def test_a_pooled_scorer_that_raised_is_not_kept(mini: Lexicon) -> None:
 
 # ---------------------------------------------------------------- the web: 3, 5 and 6 over HTTP
 
-pytest.importorskip("starlette", reason="the [web] extra is not installed")
+
+@pytest.fixture
+def web() -> None:
+    """The web tests need the [web] extra (Starlette); the rest of this file does not."""
+    pytest.importorskip("starlette", reason="the [web] extra is not installed")
 
 
 @pytest.fixture(scope="module")
 def client(mini_store: Path) -> Iterator[Any]:
+    pytest.importorskip("starlette", reason="the [web] extra is not installed")
     from starlette.testclient import TestClient
 
     from boggle_i18n.web import create_app
@@ -236,7 +241,7 @@ def test_a_whole_surrogate_pair_is_an_ordinary_character(client: Any) -> None:
         "0x50",
     ],
 )
-def test_a_host_port_that_is_no_ascii_port_is_refused(port: str) -> None:
+def test_a_host_port_that_is_no_ascii_port_is_refused(web: None, port: str) -> None:
     from boggle_i18n.web.guard import Site, SiteGuard
 
     for site in (Site.serving("127.0.0.1", 8722), Site()):  # a server's own port, and any port (tests)
@@ -247,7 +252,7 @@ def test_a_host_port_that_is_no_ascii_port_is_refused(port: str) -> None:
         assert not site.accepts(host)
 
 
-def test_ascii_ports_still_pass() -> None:
+def test_ascii_ports_still_pass(web: None) -> None:
     from boggle_i18n.web.guard import Site
 
     assert Site.serving("127.0.0.1", 8722).accepts("localhost:8722")
@@ -255,7 +260,7 @@ def test_ascii_ports_still_pass() -> None:
     assert not Site.serving("127.0.0.1", 8722).accepts("localhost:8723")
 
 
-def test_a_superscript_port_through_the_whole_app_is_a_421_not_a_500(mini_store: Path) -> None:
+def test_a_superscript_port_through_the_whole_app_is_a_421_not_a_500(web: None, mini_store: Path) -> None:
     """The raw header byte as a client sends it (latin-1 `¹` is 0xB9; the HTTP client library would re-encode a
     str), through the app's own ASGI stack with a server's port."""
     import asyncio
