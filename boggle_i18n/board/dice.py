@@ -7,7 +7,7 @@ import os
 from .. import jsontext
 from ..errors import DiceError
 from ..folders import data_folder, listed, read_regular, stem
-from ..limits import clip
+from ..limits import MAX_FACE_LETTERS, clip
 from ..memo import cache
 from ..record import dataclass, field
 from .board import Board
@@ -120,6 +120,12 @@ def _load(path: str, raw: dict) -> DiceSet:
         raise DiceError(f"malformed dice file {path}: {exc}") from None
     if len(ds.dice) != ds.rows * ds.cols:
         raise DiceError(f"dice file {path}: {len(ds.dice)} dice for a {ds.rows}x{ds.cols} board")
+    long = next((f for die in ds.dice for f in die if len(f) > MAX_FACE_LETTERS), None)
+    if long is not None:  # the kernels keep a face's length in a byte (limits.py face_letters)
+        raise DiceError(
+            f"malformed dice file {path}: face {clip(long, 40)!r} has {len(long):,} letters, "
+            f"more than the {MAX_FACE_LETTERS} a face may hold"
+        )
     return ds
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,6 +28,7 @@ from typing import Any, BinaryIO, NamedTuple
 from ..board.board import Board
 from ..board.notation import face_of, parse_board
 from ..errors import BoggleI18nError, EngineError
+from ..lifeline import die_with_parent
 from ..limits import MAX_LINE, workers_for
 from .base import get_solver
 from .codec import FaceCodec
@@ -605,8 +607,9 @@ def _cut_long_lines(first_line: int, block: bytes, max_line: int) -> Block:
 _WORKER: LineScorer | None = None
 
 
-def _init_worker(settings: BatchSettings, resolve: Resolver) -> None:
+def _init_worker(settings: BatchSettings, resolve: Resolver, parent: int) -> None:
     global _WORKER
+    die_with_parent(parent)
     _WORKER = LineScorer(settings, *resolve(settings, None))
 
 
@@ -697,10 +700,10 @@ def _score_processes(
     global _WORKER
     if "fork" in multiprocessing.get_all_start_methods():
         _WORKER = local
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent, initargs=(os.getpid(),))
     else:  # pragma: no cover - not Linux
         pool = multiprocessing.get_context("spawn").Pool(
-            workers, initializer=_init_worker, initargs=(settings, resolve)
+            workers, initializer=_init_worker, initargs=(settings, resolve, os.getpid())
         )
     with pool:
         yield result

@@ -223,7 +223,39 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise _invalid("request body is not JSON (or nested too deeply)", "body") from None
     if not isinstance(data, dict):
         raise _invalid("request body must be a JSON object", "body")
+    bad = _unencodable(data)
+    if bad is not None:
+        raise _invalid(f"{bad} holds a lone surrogate (a \\ud800-\\udfff escape that is half a character)", bad)
     return data
+
+
+def _unencodable(data: dict[str, Any]) -> str | None:
+    """The top-level key of the first string (key or value, at any depth) that is no Unicode text: JSON lets an
+    escape spell half a surrogate pair, which no UTF-8 encoder (an answer, a file, a log) takes. None: all good.
+    Iterative, so a deep body cannot recurse; every endpoint's body passes here."""
+    for top, value in data.items():
+        stack: list[Any] = [top, value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return top if _encodes(top) else "body"
+            elif isinstance(item, dict):
+                for key, inner in item.items():
+                    stack += (key, inner)
+            elif isinstance(item, list):
+                stack += item
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- the app

@@ -211,8 +211,9 @@ ScorerKey = tuple[int, "str | None", Rules, tuple[int, int]]  # (lexicon id, its
 class Scorers:
     """Prepared fast-engine scorers per (lexicon, rules, shape), kept for the next request with the same key.
 
-    A scorer keeps board state, so each request in flight has its own; when it is
-    done it goes back to the pool. The pool is bounded: at most `max_count` idle
+    A scorer keeps board state, so each request in flight has its own; when it has
+    answered it goes back to the pool (one that raised is dropped, so a bad request cannot spoil it for the
+    next). The pool is bounded: at most `max_count` idle
     scorers and `max_bytes` of their own arrays, the least recently used key
     dropped first. Without a bound every distinct scoring table a client sends
     would pin a scorer for good (0.7 MiB each with ENABLE2K).
@@ -238,10 +239,11 @@ class Scorers:
                     del self._idle[key]
         if scorer is None:
             scorer = prepare_scorer(lexicon, rules, board.size, engine="fast")
-        try:
-            return scorer.solve(board)
-        finally:
-            self._put(key, scorer)
+        result = scorer.solve(board)
+        # only a scorer that answered goes back: one that raised may hold what raised (a face its codec took
+        # in), and pooled it would fail every later request with the same key until the server restarts
+        self._put(key, scorer)
+        return result
 
     def _put(self, key: ScorerKey, scorer: Scorer) -> None:
         if len(getattr(getattr(scorer, "codec", None), "faces", ())) > MAX_POOLED_FACES:
