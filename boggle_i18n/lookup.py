@@ -32,7 +32,8 @@ from .lexicon.ensure import ensure_lexicon
 from .lexicon.store import Lexicon
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages
-from .pipeline.stages import STATEFUL, StageFn, _is_abbreviation
+from .pipeline.stages import StageFn, _is_abbreviation
+from .pipeline.typed import trace
 from .spelling import spelling_of
 
 # The reason categories an answer can have, with the phrase the CLI prints (the web page has them translated).
@@ -151,16 +152,13 @@ class WordChecker:
     def trace(self, entry: str) -> tuple[str | None, Dropped | None]:
         """The entry through every stage: (word it becomes, None) or (None, the stage that dropped it).
 
-        A stateful stage (dedupe) is passed over: it drops only repeats, never a word on its own.
+        The walk is `pipeline.typed.trace`, the one a board face takes too (its rewriting stages only).
         """
-        for i, ((name, params), fn) in enumerate(zip(self.specs, self._fns, strict=True), 1):
-            if name in STATEFUL:
-                continue
-            out = fn(entry)
-            if out is None:
-                return None, Dropped(i, name, dict(params), entry)
-            entry = out
-        return entry, None
+        out, index = trace(self.specs, self._fns, entry)
+        if index:
+            name, params = self.specs[index - 1]
+            return None, Dropped(index, name, dict(params), out)
+        return out, None
 
     def check(self, word: str) -> Answer:
         """Whether `word` (as a player types it) is in the lexicon, and why not."""

@@ -25,7 +25,7 @@ from ..toml_cache import TomlError, read_toml
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
 STATUSES = ("stable", "beta")
@@ -146,12 +146,88 @@ class Language:
                     },
                 )
 
+    def fold_faces(self, faces: Iterable[str], stages: Sequence[tuple[str, dict[str, Any]]] | None) -> tuple[str, ...]:
+        """The faces as the lexicon spells them: a face outside the alphabet goes through the rewriting
+        `stages` of the lexicon's recipe (pipeline/typed.py: the walk `lookup` takes), so `ς` is `σ` and
+        `أ` is `ا`; a face still outside the alphabet is refused as `check_faces` refuses it, and so is one
+        the stages would transliterate into another script (Cyrillic `к` on an English board is no `k`).
+
+        Faces already in the alphabet are returned as they are, so a plain board never builds a stage.
+        """
+        out = tuple(faces)
+        try:
+            self.check_faces(out)
+            return out
+        except BoardError:
+            if not stages:
+                raise
+        fold = _face_fold(self, tuple((name, jsontext.dumps(params, sort_keys=True)) for name, params in stages))
+        folded = []
+        for face in out:
+            try:
+                self.check_faces((face,))
+            except BoardError:
+                again = fold(face)
+                if not again or again == face or not _scripts(again) <= _scripts(face):
+                    raise  # folded to nothing, or transliterated (Cyrillic к -> Latin k): a letter of another script
+                try:
+                    self.check_faces((again,))
+                except BoardError:
+                    self.check_faces((face,))  # the face as typed is what the player reads in the error
+                face = again
+            folded.append(face)
+        return tuple(folded)
+
+    def stage_context(self, base_dir: Any) -> Any:
+        """The pipeline stages' defaults (a `StageContext`): this record's letter policy."""
+        from ..pipeline.stages import StageContext  # the pipeline: only for a build, a lookup or a folded face
+
+        return StageContext(
+            vowels=self.vowels,
+            language_dice=self.dice,
+            base_dir=base_dir,
+            alphabet=self.alphabet,
+            fold=dict(self.fold),
+            case=self.case,
+            min_length=self.min_length,
+            max_length=self.max_length,
+            wordfreq=self.wordfreq,
+            spelling=self.spelling,
+            lower=dict(self.lower),
+        )
+
     @property
     def shorthands(self) -> dict[str, str]:
         """Letters typed for a longer face (English `q` = `qu`): the record's `bare_q`, else the main dice set."""
         if self.bare_q is not None:
             return {"q": "qu"} if self.bare_q == "qu" else {}
         return get_dice(self.dice[0]).shorthands if self.dice else {}
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of the letters of `text` (the first word of each letter's Unicode name: LATIN, GREEK ...)."""
+    import unicodedata
+
+    return {unicodedata.name(ch, "?").split()[0] for ch in text if ch.isalpha()}
+
+
+_FOLDS: dict[tuple[str, str, tuple[tuple[str, str], ...]], Callable[[str], str]] = {}
+
+
+def _face_fold(language: Language, stages: tuple[tuple[str, str], ...]) -> Callable[[str], str]:
+    """The `FaceFold` of a recipe's stages (parameters as JSON text) under `language`'s policy, built once."""
+    key = (language.code, language.policy_sha256, stages)
+    fold = _FOLDS.get(key)
+    if fold is None:
+        from ..pipeline.typed import FaceFold
+        from ..resources import data_dir
+
+        specs = [(name, jsontext.loads(params)) for name, params in stages]
+        fold = FaceFold(specs, language.stage_context(data_dir("pipelines")))
+        if len(_FOLDS) > 64:
+            _FOLDS.clear()
+        _FOLDS[key] = fold
+    return fold
 
 
 _TYPES: dict[str, tuple[type, ...]] = {

@@ -1,0 +1,217 @@
+"""Issue 35: boards take what players type, and players correct their list.
+
+Faces fold as `lookup` folds a typed word (pipeline/typed.py): Greek `ς` and `ά`, Hebrew `ם`,
+Arabic `أ` and `ؤ` on a board are the letters the lexicon holds. The lexicons are built from
+slices of the real Debian dictionaries (a few thousand entries each, well under a second), once
+per session.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import unicodedata
+from pathlib import Path
+
+import pytest
+from conftest import require_file, require_tool
+
+from boggle_i18n import Lexicon, build_lexicon
+from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
+from boggle_i18n.errors import BoardError
+from boggle_i18n.language.records import get_language, languages
+from boggle_i18n.lookup import lookup
+from boggle_i18n.pipeline.recipe import load_recipe
+from boggle_i18n.pipeline.typed import FaceFold
+from boggle_i18n.resources import data_dir
+from boggle_i18n.solving import choose_board
+
+runner = CliRunner()
+HUNSPELL = Path("/usr/share/hunspell")
+
+
+def _el_slice() -> list[str]:
+    """Greek full forms (tonos, final ς) starting λογ/λόγ/άλ/πάσ: the hunspell-el list, ISO 8859-7."""
+    dic = require_file(HUNSPELL / "el_GR.dic", "hunspell-el")
+    lines = dic.read_text(encoding="iso-8859-7").splitlines()[1:]
+    return [line.split("/")[0] for line in lines if line.startswith(("λόγ", "λογ", "άλ", "πάσ", "σάλ"))]
+
+
+def _he_slice() -> list[str]:
+    """Every 150th Hebrew form of hunspell-he, and a few everyday words with a final letter."""
+    dic = require_file(HUNSPELL / "he_IL.dic", "hunspell-he")
+    words = [line.split("/")[0] for line in dic.read_text(encoding="utf-8").splitlines()[1:]]
+    everyday = [w for w in ("שלום", "מים", "עולם", "אדם", "לחם", "ספר") if w in set(words)]
+    return words[::150] + everyday
+
+
+def _ar_slice() -> list[str]:
+    """aspell-ar's roots starting with أ, ؤ, س or م, expanded by aspell: hamza forms on their seats."""
+    require_file(Path("/usr/lib/aspell/ar.rws"), "aspell-ar")
+    aspell = require_tool("aspell", "aspell")
+    dump = subprocess.run([aspell, "-d", "ar", "dump", "master"], capture_output=True, text=True, check=True).stdout
+    roots = [w for w in dump.split() if w[:1] in "أؤسم"][:3000]
+    expanded = subprocess.run(
+        [aspell, "-l", "ar", "expand"], input="\n".join(roots), capture_output=True, text=True, check=True
+    ).stdout
+    return expanded.split()
+
+
+SLICES = {"el": _el_slice, "he": _he_slice, "ar": _ar_slice}
+
+
+@pytest.fixture(scope="session")
+def fold_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with el-fold, he-fold and ar-fold: the shipped recipes' stages over real dictionary slices."""
+    root = tmp_path_factory.mktemp("fold-store")
+    for code, words in SLICES.items():
+        source = root / f"{code}.txt"
+        source.write_text("\n".join(words()) + "\n", encoding="utf-8")
+        recipe = root / f"{code}-fold.toml"
+        recipe.write_text(
+            f'extends = "{code}"\nname = "{code}-fold"\nencoding = "utf-8"\n'
+            f'[source]\nname = "slice of the Debian dictionary (tests)"\nsystem = ["{source}"]\n',
+            encoding="utf-8",
+        )
+        build_lexicon(str(recipe), store=root / "store", download=False)
+    return root / "store"
+
+
+def snake(letters: list[str], cols: int = 3) -> str:
+    """A board whose snake path (left to right, then right to left ...) spells `letters`; `.` fills the rest."""
+    cells = letters + ["."] * (-len(letters) % cols)
+    rows = ["".join(cells[i : i + cols]) for i in range(0, len(cells), cols)]
+    return "/".join(row if r % 2 == 0 else row[::-1] for r, row in enumerate(rows)) + ("/" if len(rows) == 1 else "")
+
+
+def solved(board: str, lexicon: str, store: Path, *extra: str) -> dict:
+    result = runner.invoke(app, ["solve", board, "--lexicon", lexicon, "--store", str(store), "--json", *extra])
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+# (lexicon, the word as a player types it, the word as the lexicon holds it)
+TYPED = [
+    ("el-fold", "λόγος", "λογοσ"),  # tonos on ο, final ς
+    ("el-fold", "άλαλος", "αλαλοσ"),  # tonos on α
+    ("he-fold", "שלום", "שלומ"),  # final mem
+    ("ar-fold", "أجزاؤها", "اجزاوها"),  # hamza on alif and on waw
+]
+
+
+@pytest.mark.parametrize(("lexicon", "typed", "stored"), TYPED)
+def test_a_typed_board_solves_with_the_words_of_its_folded_form(
+    lexicon: str, typed: str, stored: str, fold_store: Path
+) -> None:
+    """Boards written with ς ά ם أ ؤ solve with the same words as their folded forms, in solve and score alike."""
+    [answer] = lookup([typed], lexicon=lexicon, store=fold_store)
+    assert answer.found and answer.normalised == stored  # lookup folds the word so: the board must too
+    typed_board, stored_board = snake(list(typed)), snake(list(stored))
+    with pytest.raises(BoardError):  # the typed letters are outside the alphabet: only folding reads them
+        get_language(lexicon[:2]).check_faces(list(typed))
+    as_typed, as_stored = solved(typed_board, lexicon, fold_store), solved(stored_board, lexicon, fold_store)
+    assert stored in {w["word"] for w in as_stored["words"]}
+    assert as_typed["words"] == as_stored["words"] and as_typed["grid"] == as_stored["grid"]
+    for engine in ("fast", "reference"):  # the bulk parser hands such a line to the notation parser
+        scored = runner.invoke(
+            app,
+            ["score", "--lexicon", lexicon, "--store", str(fold_store), "--engine", engine],
+            input=f"{typed_board}\n{stored_board}\n",
+        )
+        assert scored.exit_code == 0, scored.output
+        scores = [line.split("\t")[1] for line in scored.stdout.splitlines()]
+        assert scores == [str(as_stored["score"])] * 2
+
+
+@pytest.mark.parametrize("lexicon", ["el-fold", "he-fold", "ar-fold"])
+def test_every_sampled_word_typed_letter_by_letter_folds_as_lookup_folds_it(lexicon: str, fold_store: Path) -> None:
+    """Random entries of the real dictionary, as its source writes them (accents, final forms, hamza seats,
+    some capitalised), one face per character: the board reads the letters `lookup` makes of the word."""
+    words = SLICES[lexicon[:2]]()
+    rng = random.Random(35)
+    sample = rng.sample(words, 60)
+    answers = lookup(sample, lexicon=lexicon, store=fold_store)
+    checked = 0
+    for word, answer in zip(sample, answers, strict=True):
+        if not answer.found or not 1 < len(word) <= 16:
+            continue
+        typed = "".join(ch.upper() if rng.random() < 0.3 else ch for ch in word)
+        _, board = choose_board(snake(list(typed), 4), lexicon=lexicon, store=fold_store)
+        rows = [board.faces[i : i + 4] for i in range(0, len(board.faces), 4)]
+        along = [f for r, row in enumerate(rows) for f in (row if r % 2 == 0 else row[::-1])]
+        assert "".join(f for f in along if f) == answer.normalised, word
+        checked += 1
+    assert checked >= 30
+
+
+def _typed_variants(letter: str, fold: FaceFold) -> set[str]:
+    """What a player may type for `letter`: its capital, and any letter with a mark that folds to it."""
+    variants = {letter.upper()} if len(letter.upper()) == 1 else set()
+    for mark in ("\u0301", "\u0300", "\u0308", "\u0302", "\u0303", "\u0654", "\u0655", "\u0344"):
+        composed = unicodedata.normalize("NFC", letter + mark)
+        if len(composed) == 1:
+            variants.add(composed)
+    return {v for v in variants if v != letter and fold(v.lower()) == letter}
+
+
+STABLE = sorted(code for code, lang in languages().items() if lang.status == "stable" and lang.lexicon)
+
+
+@pytest.mark.parametrize("code", STABLE)
+def test_every_stable_language_reads_typed_letters_as_its_recipe_folds_them(code: str) -> None:
+    """Property over every stable language: random words of its letters, typed with capitals, accented and
+    final forms its recipe folds, read as a board give the letters the recipe's stages make of the word."""
+    language = get_language(code)
+    recipe = load_recipe(language.lexicon or code)
+    fold = FaceFold(recipe.stages, language.stage_context(data_dir("pipelines")))
+    letters = [ch for ch in language.alphabet if ch.isalpha() and unicodedata.category(ch)[0] == "L"]
+    variants = {letter: _typed_variants(letter, fold) for letter in letters}
+    for typed_form, target in language.fold.items():  # the record's own folds (final forms, ZWNJ ...)
+        if target in variants and len(typed_form) == 1 and typed_form.isalpha():
+            variants[target].add(typed_form)
+    rng = random.Random(f"35-{code}")
+    for _ in range(25):
+        word = [rng.choice(letters) for _ in range(rng.randint(3, 7))]
+        typed = [rng.choice(sorted(variants[ch] | {ch})) for ch in word]
+        text = "".join(f"[{ch}]" for ch in typed) + "/"
+        _, board = choose_board(text, lang=code)
+        assert list(board.faces) == word, (code, typed)
+        assert fold("".join(typed).lower()) == "".join(word)  # the word as a whole folds the same
+    assert any(variants.values()) or code in NOTHING_TO_TYPE, code
+
+
+# Scripts whose letters take no case, no marks and no final forms: nothing typed differs from a face.
+NOTHING_TO_TYPE = {"th", "lo", "ko", "hy", "ka"}
+
+
+def test_a_letter_of_another_script_is_refused_not_transliterated(fold_store: Path) -> None:
+    """The Dutch recipe folds with unidecode (Cyrillic к -> k inside a word): a board never reads a letter of
+    another script as a Latin one; a Latin letter with a mark folds (é -> e) as lookup folds it. English
+    folds nothing (its recipe keeps a-z words only), so ñ stays refused there."""
+    result = runner.invoke(app, ["solve", "кat/...", "--lang", "nl", "--store", str(fold_store)])
+    assert result.exit_code == 1 and "face 'к' has a letter outside the nl alphabet" in result.stderr
+    assert "Traceback" not in result.output and len(result.stderr.strip().splitlines()) == 1
+    _, board = choose_board("Éat/...", lang="nl")
+    assert board.faces[:3] == ("e", "a", "t")
+    with pytest.raises(BoardError, match="outside the en alphabet"):
+        choose_board("ñat/...", lang="en")
+    with pytest.raises(BoardError, match="outside the he alphabet"):
+        choose_board("שלא/ـــ", lexicon="he-fold", store=fold_store)  # Arabic tatweel on a Hebrew board
+
+
+def test_a_face_that_folds_to_nothing_is_refused(fold_store: Path) -> None:
+    """Arabic tatweel folds to "" in a word: alone it is no face, so it is refused, never a blank cell."""
+    with pytest.raises(BoardError, match="outside the ar alphabet"):
+        choose_board("سلم/ـ..", lexicon="ar-fold", store=fold_store)
+
+
+def test_lookup_and_the_board_share_one_walk(fold_store: Path) -> None:
+    """A word `lookup` finds comes out of the board's fold (the rewriting stages alone) as the same text."""
+    lexicon = Lexicon.load("el-fold", fold_store)
+    assert lexicon.manifest["recipe"]["name"] == "el-fold"
+    [answer] = lookup(["ΛΌΓΟΣ"], lexicon="el-fold", store=fold_store)
+    language = get_language("el")
+    fold = FaceFold(load_recipe("el").stages, language.stage_context(data_dir("pipelines")))
+    assert answer.found and fold("λόγος") == answer.normalised == "λογοσ"
