@@ -10,9 +10,14 @@ from __future__ import annotations
 
 import json
 import random
+import shutil
 import subprocess
 import unicodedata
+import urllib.error
+import urllib.parse
+import urllib.request
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import require_file, require_tool
@@ -22,6 +27,7 @@ from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
 from boggle_i18n.errors import BoardError
 from boggle_i18n.language.records import get_language, languages
+from boggle_i18n.lexicon.userlists import write_list
 from boggle_i18n.lookup import lookup
 from boggle_i18n.pipeline.recipe import load_recipe
 from boggle_i18n.pipeline.typed import FaceFold
@@ -215,3 +221,181 @@ def test_lookup_and_the_board_share_one_walk(fold_store: Path) -> None:
     language = get_language("el")
     fold = FaceFold(load_recipe("el").stages, language.stage_context(data_dir("pipelines")))
     assert answer.found and fold("λόγος") == answer.normalised == "λογοσ"
+
+
+# --- players correct their list ------------------------------------------------------------------------
+
+
+@pytest.fixture
+def own_store(fold_store: Path, tmp_path: Path) -> Path:
+    """A store of its own holding el-fold (copied from the session's), so a test's corrections stay its own."""
+    store = tmp_path / "own-store"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        shutil.copy(fold_store / f"el-fold{suffix}", store / f"el-fold{suffix}")
+    return store
+
+
+def word(store: Path, *args: str) -> Any:
+    return runner.invoke(app, ["word", *args, "--lexicon", "el-fold", "--store", str(store)])
+
+
+def scores(store: Path, boards: list[str], engine: str) -> list[int]:
+    result = runner.invoke(
+        app, ["score", "--lexicon", "el-fold", "--store", str(store), "--engine", engine], input="\n".join(boards)
+    )
+    assert result.exit_code == 0, result.output
+    return [int(line.split("\t")[1]) for line in result.stdout.splitlines()]
+
+
+LOGOS = snake(list("λόγος"))  # λογοσ (2 points) and λογο (1 point) on a 2x3 board
+ENGINES = ("reference", "fast", "numba")
+
+
+def test_a_removed_word_is_gone_from_solve_score_and_lookup_until_added_back(own_store: Path) -> None:
+    """`word remove` takes effect at once, with no rebuild, in every engine, in score and in lookup; `word add`
+    gives it back. The corrected lexicon has another trie checksum, so no cache of the built one answers."""
+    before = {e: solved(LOGOS, "el-fold", own_store, "--engine", e) for e in ENGINES}
+    assert all("λογοσ" in {w["word"] for w in r["words"]} for r in before.values())
+    base_score = before["reference"]["score"]
+    assert {r["score"] for r in before.values()} == {base_score}
+    removed = word(own_store, "remove", "ΛΌΓΟΣ", "--json")
+    assert removed.exit_code == 0, removed.output
+    [change] = json.loads(removed.stdout)
+    assert change["normalised"] == "λογοσ" and change["action"] == "removed"
+    blocked = Path(change["file"])
+    assert blocked.read_text(encoding="utf-8").splitlines()[1:] == ["λογοσ"]  # one word a line, after a comment
+    after = {e: solved(LOGOS, "el-fold", own_store, "--engine", e) for e in ENGINES}
+    for result in after.values():
+        assert "λογοσ" not in {w["word"] for w in result["words"]} and result["score"] == base_score - 2
+    sha = before["reference"]["lexicon"]["trie_sha256"]
+    assert after["fast"]["lexicon"]["trie_sha256"] != sha
+    assert scores(own_store, [LOGOS], "fast") == scores(own_store, [LOGOS], "reference") == [base_score - 2]
+    [answer] = lookup(["λόγος"], lexicon="el-fold", store=own_store)
+    assert not answer.found and answer.dropped is not None and "your word list" in answer.reason
+    assert word(own_store, "add", "λόγος").exit_code == 0
+    assert not blocked.exists()  # the list emptied: its file goes
+    assert solved(LOGOS, "el-fold", own_store)["score"] == base_score
+    assert solved(LOGOS, "el-fold", own_store)["lexicon"]["trie_sha256"] == sha
+
+
+def test_an_added_word_is_found_by_every_engine_and_lookup(own_store: Path) -> None:
+    """A word the source never had, in the alphabet: `word add` makes every engine and `score` find it."""
+    board = "ξξ/αξ"
+    assert solved(board, "el-fold", own_store)["words"] == []
+    added = word(own_store, "add", "ξξξά")
+    assert added.exit_code == 0 and "ξξξα" in added.stdout
+    found = {e: solved(board, "el-fold", own_store, "--engine", e) for e in ENGINES}
+    assert all([w["word"] for w in r["words"]] == ["ξξξα"] and r["score"] == 1 for r in found.values())
+    assert scores(own_store, [board], "fast") == scores(own_store, [board], "reference") == [1]
+    [answer] = lookup(["ξξξα"], lexicon="el-fold", store=own_store)
+    assert answer.found and "your word list" in answer.reason
+    listed = json.loads(word(own_store, "list", "--json").stdout)
+    assert listed == {"lexicon": "el-fold", "removed": [], "added": ["ξξξα"]}
+    assert word(own_store, "remove", "ξξξα").exit_code == 0  # taken back: off the allowlist
+    assert solved(board, "el-fold", own_store)["words"] == []
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["add", ""], "not a word: an empty string"),
+        (["add", "abc"], "has letters outside the el alphabet"),
+        (["add", "λό γος"], "no spaces or slashes"),
+        (["add", "λόγος"], "already a word of lexicon el-fold"),
+        (["remove", "ξξξα"], "is not a word of lexicon el-fold"),
+        (["remove"], "word remove needs a WORD"),
+        (["frob", "λόγος"], "unknown action 'frob'"),
+        (["list", "λόγος"], "word list takes no WORD"),
+        (["export"], "has no shipped recipe"),
+    ],
+)
+def test_bad_word_input_is_one_error_line_and_writes_nothing(own_store: Path, args: list[str], says: str) -> None:
+    result = word(own_store, *args)
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code != 0 and len(lines) == 1 and lines[0].startswith("Error: ") and says in lines[0], lines
+    assert not (own_store / "user-lists").exists() or not any((own_store / "user-lists").iterdir())
+
+
+def test_a_lexicon_name_that_would_be_a_path_is_refused(own_store: Path) -> None:
+    for name in ("../escape", "sub/dir", "x.toml"):
+        result = runner.invoke(app, ["word", "remove", "λόγος", "--lexicon", name, "--store", str(own_store)])
+        lines = result.stderr.strip().splitlines()
+        assert result.exit_code != 0 and len(lines) == 1 and lines[0].startswith("Error: "), (name, lines)
+    assert not (own_store.parent / "escape.blocked.txt").exists() and not (own_store / "user-lists").exists()
+
+
+def test_export_is_a_patch_that_applies_to_the_shipped_lists(own_store: Path, tmp_path: Path) -> None:
+    """`word export` writes a unified diff: the removed words as a word blocklist read by a new recipe stage,
+    the added words as a list to review; `git apply --check` accepts it in this checkout."""
+    write_list("el", "blocked", ["λογοσ", "αλαλοσ"], own_store)
+    write_list("el", "allowed", ["ξξξα"], own_store)
+    result = runner.invoke(app, ["word", "export", "--lang", "el", "--store", str(own_store)])
+    assert result.exit_code == 0, result.output
+    patch = result.stdout
+    assert "+++ b/pipelines/lists/el-player.txt" in patch and "+λογοσ\n+αλαλοσ\n" in patch
+    assert '+file = "lists/el-player.txt"' in patch and "+++ b/pipelines/el.toml" in patch
+    assert "+++ b/pipelines/lists/el-player-added.txt" in patch and "+ξξξα" in patch
+    git = require_tool("git", "git")
+    copy = tmp_path / "checkout"
+    shutil.copytree(data_dir("pipelines"), copy / "pipelines")
+    applied = subprocess.run([git, "apply", "-"], input=patch, text=True, cwd=copy, capture_output=True)
+    assert applied.returncode == 0, applied.stderr
+    # The patched recipe, built from the Greek slice, drops the removed words and keeps the rest.
+    source = tmp_path / "el-slice.txt"
+    source.write_text("\n".join(SLICES["el"]()) + "\n", encoding="iso-8859-7")
+    built = build_lexicon(str(copy / "pipelines" / "el.toml"), source=source, store=tmp_path / "p", download=False)
+    shipped = build_lexicon("el", source=source, store=tmp_path / "s", download=False)
+    assert "λογοσ" in shipped and "αλαλοσ" in shipped
+    assert "λογοσ" not in built and "αλαλοσ" not in built and set(shipped) - set(built) == {"λογοσ", "αλαλοσ"}
+
+
+def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path: Path) -> None:
+    """The web end screen: "not a word?" beside a found word POSTs it (Host and Origin checked like every
+    request) to the player's blocklist; the next solve of the same board no longer has it."""
+    from web_support import Server
+
+    chromium = require_file(Path("/usr/bin/chromium"), "Debian's chromium: apt-get install chromium")
+    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
+    (tmp_path / "results").mkdir()
+    server = Server(own_store, tmp_path / "results")
+    try:
+        board = urllib.parse.quote(LOGOS)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"])
+            page = browser.new_page()
+            page.set_default_timeout(30_000)
+            errors: list[str] = []
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(f"{server.url}/?view=play&board={board}&lang=el&lexicon=el-fold&minutes=3")
+            page.wait_for_selector("body[data-ready=true]")
+            page.wait_for_function("state.busy === 0 && state.game !== null && state.game.solved !== undefined")
+            page.fill("#play-input", "λογοσ")
+            page.press("#play-input", "Enter")
+            page.wait_for_selector("#play-feedback[data-kind=found]")
+            assert page.locator("#play-found button.not-word").count() == 0  # offered only once the game is over
+            page.click("#play-end")
+            page.click("#play-found li[data-word='λογοσ'] button.not-word")
+            page.wait_for_selector("#play-found li[data-removed=true]")
+            assert "removed from el-fold" in page.text_content("#play-found li[data-word='λογοσ']")
+            browser.close()
+            assert not errors, errors
+        blocked = own_store / "user-lists" / "el-fold.blocked.txt"
+        assert blocked.read_text(encoding="utf-8").splitlines()[-1] == "λογοσ"
+        query = urllib.parse.urlencode({"board": LOGOS, "lexicon": "el-fold"})
+        with urllib.request.urlopen(f"{server.url}/api/solve?{query}", timeout=30) as answer:
+            assert "λογοσ" not in {w["word"] for w in json.load(answer)["words"]}
+        # Another site's page cannot remove a word: the guard refuses its Origin before the route runs.
+        request = urllib.request.Request(
+            f"{server.url}/api/word/remove",
+            data=json.dumps({"word": "λογο", "lexicon": "el-fold"}).encode(),
+            headers={"Content-Type": "application/json", "Origin": "http://evil.example"},
+            method="POST",
+        )
+        with pytest.raises(urllib.error.HTTPError) as refused:
+            urllib.request.urlopen(request, timeout=30)
+        assert refused.value.code == 403 and blocked.read_text(encoding="utf-8").splitlines()[-1] == "λογοσ"
+    finally:
+        code, err = server.stop()
+    assert code == 0 and "Traceback" not in err, err
+

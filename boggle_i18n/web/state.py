@@ -113,6 +113,14 @@ class Lexicons:
                 raise BoggleI18nError(str(load.error), code=load.error.code, params=load.error.params)
         raise NotBuilt(name)  # pragma: no cover - the second attempt may build, so it never fails NotBuilt
 
+    def forget(self, name: str) -> None:
+        """Drop a loaded lexicon, so the next request loads it again (the player's word lists changed).
+        A load still running is left alone: it reads the lists when it opens the lexicon."""
+        with self._lock:
+            load = self._loads.get(name)
+            if load is not None and load.done.is_set():
+                del self._loads[name]
+
     def _load(self, load: _Load) -> None:
         def on_build(name: str) -> None:
             if not load.may_build:
