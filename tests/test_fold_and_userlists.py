@@ -399,3 +399,33 @@ def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path
         code, err = server.stop()
     assert code == 0 and "Traceback" not in err, err
 
+
+# --- marks stacked on one consonant: one written order ---------------------------------------------------
+
+
+@pytest.mark.parametrize(("code", "dic"), [("th", "th_TH.dic"), ("lo", "lo_LA.dic")])
+def test_the_written_mark_order_is_the_dictionarys_own(code: str, dic: str) -> None:
+    """The record's mark_order leaves every entry of the real dictionary as it is (after NFC; Thai's one
+    entry with NIKHAHIT typed before a tone mark is put as SARA AM's parts are written), and it puts a
+    tone mark typed before a vowel sign after it."""
+    from boggle_i18n.spelling import order_marks
+
+    order = get_language(code).mark_order
+    lines = require_file(HUNSPELL / dic, f"hunspell-{code}").read_text(encoding="utf-8").splitlines()[1:]
+    words = [unicodedata.normalize("NFC", line.split("/")[0]) for line in lines]
+    moved = [w for w in words if order_marks(w, order) != w]
+    assert moved == (["ลํ้าค่า"] if code == "th" else [])
+    assert order_marks("ก่ี", get_language("th").mark_order) == "กี่"  # MAI EK typed before SARA II
+    assert order_marks("ກ່ີ", get_language("lo").mark_order) == "ກີ່"
+
+
+def test_lookup_and_a_board_read_a_thai_word_typed_with_its_marks_swapped(tmp_path: Path) -> None:
+    """`กี่` typed tone mark first (ก่ี, identical on screen) is the word: lookup finds it, and a board cell
+    holding both marks in that order reads as the written order."""
+    require_file(HUNSPELL / "th_TH.dic", "hunspell-th")
+    store = tmp_path / "store"
+    build_lexicon("th", store=store, download=False)
+    [typed, written] = lookup(["ก่ี", "กี่"], lang="th", store=store)
+    assert written.found and typed.found and typed.normalised == "กี่"
+    _, board = choose_board("ก[่ี]/..", lang="th", store=store)
+    assert board.faces[1] == "ี่"

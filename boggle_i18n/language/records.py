@@ -9,6 +9,7 @@ dice set or from a letter distribution derived from the built lexicon.
 from __future__ import annotations
 
 import os
+import unicodedata
 
 from .. import jsontext
 from ..board.board import display_face
@@ -20,7 +21,7 @@ from ..limits import clip
 from ..memo import cache
 from ..pipeline.policies import CASE_POLICIES
 from ..record import dataclass, field
-from ..spelling import Spelling, is_unit, spelling
+from ..spelling import Spelling, is_unit, order_marks, spelling
 from ..toml_cache import TomlError, read_toml
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
@@ -68,6 +69,7 @@ class Language:
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
     finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
     compose: str = ""  # how stored letters combine when shown: "hangul" (keystroke jamo -> syllable blocks)
+    mark_order: str = ""  # the order a run of combining marks is written in (Thai: vowel sign, then tone mark)
 
     def display(self, word: str) -> str:
         """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter),
@@ -109,6 +111,8 @@ class Language:
             "max_length": self.max_length,
             "wordfreq": self.wordfreq,
         }
+        if self.mark_order:  # only records that set it: every other lexicon's policy hash stays as it was
+            policy["mark_order"] = self.mark_order
         canon = jsontext.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return sha256_hex(canon.encode("utf-8"))
 
@@ -155,6 +159,8 @@ class Language:
         Faces already in the alphabet are returned as they are, so a plain board never builds a stage.
         """
         out = tuple(faces)
+        if self.mark_order:  # two marks on one face in the written order (spelling.order_marks), as a word's
+            out = tuple(order_marks(face, self.mark_order) for face in out)
         try:
             self.check_faces(out)
             return out
@@ -194,6 +200,7 @@ class Language:
             wordfreq=self.wordfreq,
             spelling=self.spelling,
             lower=dict(self.lower),
+            mark_order=self.mark_order,
         )
 
     @property
@@ -255,6 +262,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "lower": (dict,),
     "finals": (dict,),
     "compose": (str,),
+    "mark_order": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -304,6 +312,9 @@ def _check(raw: dict[str, Any], where: str | os.PathLike[str]) -> None:
         spelling(tuple(raw.get("units", [])), tuple(raw.get("apart", [])))
     except BoggleI18nError as exc:  # a malformed `apart` entry: one line naming the file
         raise LanguageError(f"language record {where}: {exc}") from None
+    order = raw.get("mark_order", "")
+    if any(not unicodedata.category(ch).startswith("M") for ch in order) or len(set(order)) != len(order):
+        raise LanguageError(f"language record {where}: mark_order must list combining marks, each once")
     if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
         raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
     if raw.get("status") == "beta" and not raw.get("status_reason"):
@@ -348,6 +359,7 @@ def _load(path: str | os.PathLike[str]) -> Language:
         lower=dict(raw.get("lower", {})),
         finals=dict(raw.get("finals", {})),
         compose=raw.get("compose", ""),
+        mark_order=raw.get("mark_order", ""),
     )
 
 

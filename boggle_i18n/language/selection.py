@@ -76,8 +76,7 @@ class Selection:
         A plain board is checked and returned without reading any recipe.
         """
         try:
-            self.language.check_faces(faces)
-            return faces
+            return self.language.fold_faces(faces, None)
         except BoardError:
             if self.lexicon is None:
                 raise

@@ -21,7 +21,9 @@ Specs = Sequence[tuple[str, dict[str, Any]]]
 
 # Stages that rewrite an entry (the rest keep or drop it). `case` both: a policy that drops capitals
 # drops no lower-case face, and a face is lower case by the time it is folded (board/notation.py).
-REWRITING = frozenset({"strip", "normalize", "lowercase", "case", "fold-accents", "fold-marks", "regex-replace"})
+REWRITING = frozenset(
+    {"strip", "normalize", "order-marks", "lowercase", "case", "fold-accents", "fold-marks", "regex-replace"}
+)
 
 
 def trace(specs: Specs, fns: Sequence[StageFn], entry: str) -> tuple[str, int]:
