@@ -16,7 +16,7 @@ from typing import Any
 from .errors import BoggleI18nError
 from .language.selection import select
 from .lexicon.ensure import ensure_lexicon
-from .lexicon.userlists import read_list, write_list
+from .lexicon.userlists import list_path, read_list, write_list
 from .limits import clip
 from .lookup import WordChecker
 from .record import dataclass
@@ -83,6 +83,61 @@ def _letters(checker: WordChecker, typed: str) -> str:
     return folded
 
 
+def change_words(
+    action: str,
+    words: list[str],
+    *,
+    lang: str | None = None,
+    lexicon: str | None = None,
+    store: str | os.PathLike[str] | None = None,
+) -> list[Change]:
+    """`action` ("remove" or "add") for every word, all checked before any list is written: a bad word
+    leaves both lists as they were. Remove: the word must be a word of the lexicon now (one the player
+    added comes off the allowlist, any other goes on the blocklist). Add: the word must not be one (a
+    removed word comes off the blocklist, any other goes on the allowlist, if its letters are the
+    language's)."""
+    if action not in ("remove", "add"):
+        raise BoggleI18nError(f"unknown change {action!r}: remove or add")
+    typed_words = list(dict.fromkeys(_check_word(w) for w in words))
+    if not typed_words:
+        raise BoggleI18nError("not a word: an empty string", code="lookup.empty_word")
+    checker, folder = _checker(lang, lexicon, store)
+    lists = {kind: read_list(checker.name, kind, folder) for kind in ("blocked", "allowed")}
+    before = {kind: list(words) for kind, words in lists.items()}
+    done: list[tuple[str, str, str, str]] = []  # (typed, stored, action, list kind)
+    for typed in typed_words:
+        answer = checker.check(typed)
+        if action == "remove":
+            if not answer.found or answer.normalised is None:
+                raise BoggleI18nError(
+                    f"{clip(typed, 40)!r} is not a word of lexicon {checker.name} ({answer.reason}): nothing to remove"
+                )
+            stored = answer.normalised
+            if stored in lists["allowed"]:  # a word the player added: taken back
+                lists["allowed"].remove(stored)
+                done.append((typed, stored, "unadded", "allowed"))
+            elif stored not in lists["blocked"]:
+                lists["blocked"].append(stored)
+                done.append((typed, stored, "removed", "blocked"))
+            continue
+        if answer.found:
+            raise BoggleI18nError(f"{clip(typed, 40)!r} is already a word of lexicon {checker.name}: nothing to add")
+        stored = _letters(checker, typed)
+        if stored in lists["blocked"]:
+            lists["blocked"].remove(stored)
+            done.append((typed, stored, "restored", "blocked"))
+        elif stored not in lists["allowed"]:
+            lists["allowed"].append(stored)
+            done.append((typed, stored, "added", "allowed"))
+    paths = {
+        kind: write_list(checker.name, kind, lists[kind], folder)
+        if lists[kind] != before[kind]
+        else list_path(checker.name, kind, folder)
+        for kind in lists
+    }
+    return [Change(typed, stored, checker.name, what, paths[kind]) for typed, stored, what, kind in done]
+
+
 def remove_word(
     word: str,
     *,
@@ -90,22 +145,9 @@ def remove_word(
     lexicon: str | None = None,
     store: str | os.PathLike[str] | None = None,
 ) -> Change:
-    """Take `word` out of the lexicon for this store's player (its blocklist); it must be a word of it now."""
-    typed = _check_word(word)
-    checker, folder = _checker(lang, lexicon, store)
-    answer = checker.check(typed)
-    if not answer.found or answer.normalised is None:
-        raise BoggleI18nError(
-            f"{clip(typed, 40)!r} is not a word of lexicon {checker.name} ({answer.reason}): nothing to remove",
-        )
-    stored = answer.normalised
-    allowed = read_list(checker.name, "allowed", folder)
-    if stored in allowed:  # a word the player added: taking it back
-        path = write_list(checker.name, "allowed", [w for w in allowed if w != stored], folder)
-        return Change(typed, stored, checker.name, "unadded", path)
-    blocked = read_list(checker.name, "blocked", folder)
-    path = write_list(checker.name, "blocked", [*blocked, stored], folder)
-    return Change(typed, stored, checker.name, "removed", path)
+    """Take `word` out of the lexicon for this store's player (see `change_words`)."""
+    [change] = change_words("remove", [word], lang=lang, lexicon=lexicon, store=store)
+    return change
 
 
 def add_word(
@@ -115,22 +157,9 @@ def add_word(
     lexicon: str | None = None,
     store: str | os.PathLike[str] | None = None,
 ) -> Change:
-    """Put `word` into the lexicon for this store's player: a removed word comes back, a new one is allowlisted."""
-    typed = _check_word(word)
-    checker, folder = _checker(lang, lexicon, store)
-    answer = checker.check(typed)
-    if answer.found:
-        raise BoggleI18nError(
-            f"{clip(typed, 40)!r} is already a word of lexicon {checker.name}: nothing to add",
-        )
-    stored = _letters(checker, typed)
-    blocked = read_list(checker.name, "blocked", folder)
-    if stored in blocked:
-        path = write_list(checker.name, "blocked", [w for w in blocked if w != stored], folder)
-        return Change(typed, stored, checker.name, "restored", path)
-    allowed = read_list(checker.name, "allowed", folder)
-    path = write_list(checker.name, "allowed", [*allowed, stored], folder)
-    return Change(typed, stored, checker.name, "added", path)
+    """Put `word` into the lexicon for this store's player (see `change_words`)."""
+    [change] = change_words("add", [word], lang=lang, lexicon=lexicon, store=store)
+    return change
 
 
 def word_lists(

@@ -317,6 +317,17 @@ def test_bad_word_input_is_one_error_line_and_writes_nothing(own_store: Path, ar
     assert not (own_store / "user-lists").exists() or not any((own_store / "user-lists").iterdir())
 
 
+def test_several_words_are_checked_before_any_is_written(own_store: Path) -> None:
+    """`word remove λόγος ξξξα`: the second is no word, so neither list changes (no half-applied command);
+    a word given twice is one change."""
+    result = word(own_store, "remove", "λόγος", "ξξξα")
+    assert result.exit_code == 1 and "'ξξξα' is not a word of lexicon el-fold" in result.stderr
+    assert not (own_store / "user-lists").exists()
+    both = word(own_store, "remove", "λόγος", "ΛΌΓΟΣ", "λογο", "--json")
+    assert [c["normalised"] for c in json.loads(both.stdout)] == ["λογοσ", "λογο"]
+    assert solved(LOGOS, "el-fold", own_store)["words"] == []
+
+
 def test_a_lexicon_name_that_would_be_a_path_is_refused(own_store: Path) -> None:
     for name in ("../escape", "sub/dir", "x.toml"):
         result = runner.invoke(app, ["word", "remove", "λόγος", "--lexicon", name, "--store", str(own_store)])
@@ -385,6 +396,10 @@ def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path
         query = urllib.parse.urlencode({"board": LOGOS, "lexicon": "el-fold"})
         with urllib.request.urlopen(f"{server.url}/api/solve?{query}", timeout=30) as answer:
             assert "λογοσ" not in {w["word"] for w in json.load(answer)["words"]}
+        # The page's solve folds typed faces as the CLI does: λό/ςγ/ο. is the board λο/σγ/ο[] (a blank in brackets)
+        typed = urllib.parse.urlencode({"board": "λό/ςγ/ο.", "lexicon": "el-fold"})
+        with urllib.request.urlopen(f"{server.url}/api/solve?{typed}", timeout=30) as answer:
+            assert json.load(answer)["board"] == "λο/σγ/ο[]"
         # Another site's page cannot remove a word: the guard refuses its Origin before the route runs.
         request = urllib.request.Request(
             f"{server.url}/api/word/remove",

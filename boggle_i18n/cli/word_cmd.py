@@ -34,7 +34,7 @@ def word_cmd(
     remove WORD: the lexicon no longer has WORD. add WORD: it has WORD (a removed word comes back).
     list: your removed and added words. export: a patch (git apply) carrying them into the shipped lists.
     """
-    from ..userwords import add_word, export_patch, remove_word, word_lists
+    from ..userwords import change_words, export_patch, word_lists
 
     if action not in ACTIONS:
         raise UsageError(f"unknown action {action!r}: one of {', '.join(ACTIONS)}")
@@ -42,8 +42,7 @@ def word_cmd(
     if action in ("add", "remove"):
         if not words:
             raise UsageError(f"word {action} needs a WORD")
-        change = add_word if action == "add" else remove_word
-        done = [change(w, lang=lang, lexicon=lexicon_name, store=store) for w in words]
+        done = change_words(action, words, lang=lang, lexicon=lexicon_name, store=store)  # all checked, then written
         if json_out:
             emit(to_json([c.to_dict() for c in done]), output)
         else:
