@@ -120,14 +120,18 @@ def solve(
     """
     code = lang or lexicon.manifest.get("language")
     if isinstance(code, str):
-        from .pipeline.typed import manifest_stages
-
-        faces = get_language(code).fold_faces(board.faces, manifest_stages(lexicon.manifest))
+        faces = get_language(code).fold_faces(board.faces, lambda: _manifest_stages(lexicon))
         if faces != board.faces:
             board = replace(board, faces=faces)
     if rules is None:
         rules = rules_for(board, code)
     return with_lexicon_info(get_solver(engine).solve(board, lexicon, rules), lexicon)
+
+
+def _manifest_stages(lexicon: Lexicon) -> Any:
+    from .pipeline.typed import manifest_stages  # the pipeline: only for a face outside the alphabet
+
+    return manifest_stages(lexicon.manifest)
 
 
 def new_seed() -> int:

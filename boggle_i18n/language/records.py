@@ -150,13 +150,18 @@ class Language:
                     },
                 )
 
-    def fold_faces(self, faces: Iterable[str], stages: Sequence[tuple[str, dict[str, Any]]] | None) -> tuple[str, ...]:
+    def fold_faces(
+        self,
+        faces: Iterable[str],
+        stages: Sequence[tuple[str, dict[str, Any]]] | Callable[[], Sequence[tuple[str, dict[str, Any]]] | None] | None,
+    ) -> tuple[str, ...]:
         """The faces as the lexicon spells them: a face outside the alphabet goes through the rewriting
         `stages` of the lexicon's recipe (pipeline/typed.py: the walk `lookup` takes), so `ς` is `σ` and
         `أ` is `ا`; a face still outside the alphabet is refused as `check_faces` refuses it, and so is one
         the stages would transliterate into another script (Cyrillic `к` on an English board is no `k`).
 
-        Faces already in the alphabet are returned as they are, so a plain board never builds a stage.
+        Faces already in the alphabet are returned as they are, so a plain board never builds a stage;
+        `stages` may be a function giving them, called only for a face outside the alphabet.
         """
         out = tuple(faces)
         if self.mark_order:  # two marks on one face in the written order (spelling.order_marks), as a word's
@@ -165,6 +170,8 @@ class Language:
             self.check_faces(out)
             return out
         except BoardError:
+            if callable(stages):
+                stages = stages()
             if not stages:
                 raise
         fold = _face_fold(self, tuple((name, jsontext.dumps(params, sort_keys=True)) for name, params in stages))

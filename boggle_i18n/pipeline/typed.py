@@ -14,8 +14,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from .runner import build_stages
-from .stages import STATEFUL, StageContext, StageFn
+TYPE_CHECKING = False  # `typing.TYPE_CHECKING` reads the same: mypy takes this name as True
+if TYPE_CHECKING:
+    from .stages import StageContext, StageFn
 
 Specs = Sequence[tuple[str, dict[str, Any]]]
 
@@ -32,6 +33,8 @@ def trace(specs: Specs, fns: Sequence[StageFn], entry: str) -> tuple[str, int]:
 
     A stateful stage (dedupe) is passed over: it drops only repeats, never a word on its own.
     """
+    from .stages import STATEFUL
+
     for i, ((name, _params), fn) in enumerate(zip(specs, fns, strict=True), 1):
         if name in STATEFUL:
             continue
@@ -46,6 +49,8 @@ class FaceFold:
     """A recipe's rewriting stages, built once: `fold(face)` is the face as the lexicon spells it."""
 
     def __init__(self, specs: Specs, ctx: StageContext) -> None:
+        from .runner import build_stages  # the stages' registry: only when a face or a word is folded
+
         rewriting = [(name, params) for name, params in specs if name in REWRITING]
         self._fns = build_stages(rewriting, ctx)
 

@@ -426,9 +426,13 @@ class LineScorer:
 
     def _fold(self, faces: tuple[str, ...]) -> tuple[str, ...]:
         """Faces as the lexicon spells them (`ς` -> `σ`), by its recipe's stages, as `solve` reads them."""
-        from ..pipeline.typed import manifest_stages
 
-        return self.selection.language.fold_faces(faces, manifest_stages(self.lexicon.manifest))
+        def stages() -> Any:
+            from ..pipeline.typed import manifest_stages  # the pipeline: only for a face outside the alphabet
+
+            return manifest_stages(self.lexicon.manifest)
+
+        return self.selection.language.fold_faces(faces, stages)
 
     def _allowed(self, face: str) -> bool:
         try:
