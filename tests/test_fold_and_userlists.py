@@ -444,3 +444,18 @@ def test_lookup_and_a_board_read_a_thai_word_typed_with_its_marks_swapped(tmp_pa
     assert written.found and typed.found and typed.normalised == "กี่"
     _, board = choose_board("ก[่ี]/..", lang="th", store=store)
     assert board.faces[1] == "ี่"
+
+
+def test_a_list_edited_by_hand_is_read_as_words_or_refused_in_one_line(own_store: Path) -> None:
+    """Comments, blank lines, a sentence and an endless line are passed over; a file that is not UTF-8 is one
+    Error: line naming it, never a traceback."""
+    folder = own_store / "user-lists"
+    folder.mkdir()
+    blocked = folder / "el-fold.blocked.txt"
+    blocked.write_text("# mine\n\nλογοσ\nnot a word at all\n" + "α" * 10_000 + "\n", encoding="utf-8")
+    assert "λογοσ" not in {w["word"] for w in solved(LOGOS, "el-fold", own_store)["words"]}
+    assert json.loads(word(own_store, "list", "--json").stdout)["removed"] == ["λογοσ"]
+    blocked.write_bytes(b"\xff\xfe\x00broken\n")
+    result = runner.invoke(app, ["solve", LOGOS, "--lexicon", "el-fold", "--store", str(own_store)])
+    lines = result.stderr.strip().splitlines()
+    assert result.exit_code == 1 and len(lines) == 1 and "cannot read your word list" in lines[0], result.stderr

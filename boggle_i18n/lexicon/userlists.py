@@ -49,7 +49,9 @@ def read_list(name: str, kind: str, store: str | os.PathLike[str] | None = None)
     except (OSError, UnicodeDecodeError) as exc:
         raise BoggleI18nError(f"cannot read your word list {path}: {getattr(exc, 'strerror', None) or exc}") from None
     words = [line.strip().lstrip("\ufeff") for line in text.splitlines()]
-    return list(dict.fromkeys(w for w in words if w and not w.startswith("#")))
+    # A line edited by hand into no word (a sentence, a 10,000-letter line) is passed over: no board spells it.
+    kept = (w for w in words if w and not w.startswith("#") and len(w) <= MAX_WORD and not any(c.isspace() for c in w))
+    return list(dict.fromkeys(kept))[:MAX_WORDS]
 
 
 def write_list(name: str, kind: str, words: Iterable[str], store: str | os.PathLike[str] | None = None) -> str:
