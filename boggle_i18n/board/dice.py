@@ -6,7 +6,7 @@ import os
 
 from .. import jsontext
 from ..errors import DiceError
-from ..folders import data_folder, listed, stem
+from ..folders import data_folder, listed, read_regular, stem
 from ..limits import clip
 from ..memo import cache
 from ..record import dataclass, field
@@ -133,8 +133,7 @@ def _dice_files(folder: str) -> dict[str, str]:
 def _dice_set(path: str | os.PathLike[str]) -> DiceSet:
     """One dice file, read and checked once per process."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = jsontext.loads(handle.read())
+        raw = jsontext.loads(read_regular(path))
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
     except OSError as exc:

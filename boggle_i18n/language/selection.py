@@ -23,7 +23,7 @@ import os
 from .. import jsontext
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
-from ..folders import with_suffix
+from ..folders import read_regular, with_suffix
 from ..lexicon.store import lexicon_files, lexicon_name
 from ..limits import check, clip
 from ..record import dataclass, field, replace
@@ -206,8 +206,7 @@ def _manifest_language(path: str) -> object:
     key = (path, st.st_mtime_ns, st.st_size)
     if key not in _MANIFEST_LANGUAGES:
         try:
-            with open(path, encoding="utf-8") as handle:
-                language = jsontext.loads(handle.read()).get("language")
+            language = jsontext.loads(read_regular(path)).get("language")
         except (OSError, ValueError, AttributeError):
             language = None
         if len(_MANIFEST_LANGUAGES) > 256:

@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError
+from ..folders import read_regular
 from .tasks import TaskResult
 
 if TYPE_CHECKING:
@@ -81,7 +82,7 @@ def read_checkpoint(
     its number noted in `lines_seen`.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise BoggleI18nError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
     lines = raw.split(b"\n")
@@ -138,15 +139,20 @@ def _shown(value: Any) -> str:
         return str(value)[:30]
 
 
+WHOLE_LIMIT = 1 << 63  # a count or score beyond a signed 64-bit integer is a hand edit, refused as one
+
+
 def _whole(value: Any, name: str, high: int | None = None) -> int:
-    if type(value) is not int or value < 0 or (high is not None and value >= high):
-        span = f"0..{high - 1}" if high is not None else "0 or more"
+    high = WHOLE_LIMIT if high is None else min(high, WHOLE_LIMIT)
+    if type(value) is not int or value < 0 or value >= high:
+        span = f"0..{high - 1}" if high != WHOLE_LIMIT else "0..2**63-1"
         raise _OutsideProof(f"{name} {_shown(value)} is not a whole number in {span}")
     return value
 
 
 def _seconds(value: Any, name: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+    finite = (type(value) is int and 0 <= value < WHOLE_LIMIT) or (type(value) is float and math.isfinite(value))
+    if not finite or value < 0:
         raise _OutsideProof(f"{name} {_shown(value)} is not a finite number of seconds")
     return float(value)
 
