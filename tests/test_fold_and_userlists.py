@@ -459,3 +459,17 @@ def test_a_list_edited_by_hand_is_read_as_words_or_refused_in_one_line(own_store
     result = runner.invoke(app, ["solve", LOGOS, "--lexicon", "el-fold", "--store", str(own_store)])
     lines = result.stderr.strip().splitlines()
     assert result.exit_code == 1 and len(lines) == 1 and "cannot read your word list" in lines[0], result.stderr
+
+
+def test_a_server_keeps_a_corrected_lexicon_loaded_until_its_lists_change(own_store: Path) -> None:
+    """The web server reloads a lexicon whose manifest file changed (a rebuild): a corrected lexicon's own
+    checksum differs from its file's, and must not count as a rebuild on every request."""
+    from boggle_i18n.web.state import Lexicons
+
+    write_list("el-fold", "blocked", ["λογοσ"], own_store)
+    lexicons = Lexicons(own_store)
+    first = lexicons.get("el-fold")
+    assert "λογοσ" not in first and "λογο" in first
+    assert lexicons.get("el-fold") is first  # not loaded again per request
+    lexicons.forget("el-fold")  # what POST /api/word/remove does after a change
+    assert lexicons.get("el-fold") is not first

@@ -156,6 +156,8 @@ class Lexicon:
         # A player's corrections applied at load (lexicon/userlists.py): words removed, words added.
         self.user_blocked: frozenset[str] = frozenset()
         self.user_allowed: frozenset[str] = frozenset()
+        # The sha256 of the manifest file it was loaded from (a corrected lexicon's own differs from it).
+        self.stored_manifest_sha256: str | None = manifest_sha256
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:

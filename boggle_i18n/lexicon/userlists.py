@@ -124,4 +124,5 @@ def corrected(lexicon: Lexicon, store: str | os.PathLike[str] | None = None) -> 
     fixed = _Lexicon(trie, dict(manifest), sha256_hex(raw.encode("utf-8")), lexicon.path)
     fixed.user_blocked = frozenset(blocked)
     fixed.user_allowed = frozenset(allowed)
+    fixed.stored_manifest_sha256 = lexicon.stored_manifest_sha256  # a server's "rebuilt since?" check reads the file
     return fixed

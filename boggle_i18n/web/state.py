@@ -93,7 +93,7 @@ def _loaded_identity(lexicon: Lexicon) -> tuple[int, ...] | None:
     manifest = with_suffix(trie, ".json")
     identity = _identity(manifest)  # first the identity, then the content it must belong to
     try:
-        same = sha256_hex(read_regular(manifest)) == lexicon.manifest_sha256
+        same = sha256_hex(read_regular(manifest)) == lexicon.stored_manifest_sha256  # the file's, word lists aside
     except OSError:
         same = False
     return identity if same else None
@@ -118,7 +118,7 @@ def is_current(load: _Load) -> bool:
         raw = read_regular(manifest)
     except OSError:
         return True
-    if sha256_hex(raw) == lexicon.manifest_sha256:
+    if sha256_hex(raw) == lexicon.stored_manifest_sha256:
         load.identity = now
         return True
     return False
