@@ -54,6 +54,7 @@ def test_every_registered_stage_is_tested_here() -> None:
         "regex-replace",
         "frequent",
         "fold-marks",
+        "order-marks",
     }
 
 
@@ -89,6 +90,16 @@ def test_normalize_nfd_and_unknown_form() -> None:
     assert run("normalize", ["\u00eb"], form="NFD") == ["e\u0308"]
     with pytest.raises(RecipeError, match="NFX"):
         run("normalize", ["x"], form="NFX")
+
+
+def test_order_marks_puts_a_tone_mark_after_the_vowel_sign() -> None:
+    """Thai: MAI EK typed before SARA II (ก่ี) is the written กี่; marks the order leaves out keep their place;
+    a record without `mark_order` and no `order` is a recipe error, not a silent no-op."""
+    th = StageContext(vowels="ี", language_dice=(), base_dir=Path("."), mark_order=get_language("th").mark_order)
+    assert run("order-marks", ["ก่ี", "กี่", "บ้าน", "พันธุ์"], th) == ["กี่", "กี่", "บ้าน", "พันธุ์"]
+    assert run("order-marks", ["e\u0301\u0300"], order="\u0300\u0301") == ["e\u0300\u0301"]
+    with pytest.raises(RecipeError, match="mark_order"):
+        run("order-marks", ["x"])
 
 
 def test_lowercase() -> None:

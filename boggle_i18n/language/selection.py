@@ -69,6 +69,27 @@ class Selection:
             )
         return self.lexicon
 
+    def fold_faces(self, faces: tuple[str, ...], store: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+        """The faces as this selection's lexicon spells them: `ς` is `σ` as `lookup` folds it
+        (`Language.fold_faces` with the stages the lexicon was, or will be, built with).
+
+        A plain board is checked and returned without reading any recipe.
+        """
+        try:
+            return self.language.fold_faces(faces, None)
+        except BoardError:
+            if self.lexicon is None:
+                raise
+        from ..pipeline.typed import lexicon_stages  # only a face outside the alphabet needs a recipe
+
+        name = self.lexicon
+        if name.endswith(".toml"):
+            from ..pipeline.recipe import load_recipe
+
+            return self.language.fold_faces(faces, load_recipe(name).stages)
+        manifest = with_suffix(name, ".json") if name.endswith(".marisa") else lexicon_files(name, store)[1]
+        return self.language.fold_faces(faces, lexicon_stages(name, manifest))
+
     def for_size(self, size: Size) -> Selection:
         """The same choices for a board of `size` (the dice set and rules may change with it)."""
         dice, min_length, scoring = self._given

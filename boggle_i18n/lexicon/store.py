@@ -153,6 +153,11 @@ class Lexicon:
         self.manifest = manifest
         self.manifest_sha256 = manifest_sha256
         self._path = None if path is None else os.fspath(path)
+        # A player's corrections applied at load (lexicon/userlists.py): words removed, words added.
+        self.user_blocked: frozenset[str] = frozenset()
+        self.user_allowed: frozenset[str] = frozenset()
+        # The sha256 of the manifest file it was loaded from (a corrected lexicon's own differs from it).
+        self.stored_manifest_sha256: str | None = manifest_sha256
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
@@ -162,7 +167,10 @@ class Lexicon:
 
     @classmethod
     def load(cls, name: str, store: str | os.PathLike[str] | None = None) -> Lexicon:
-        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`)."""
+        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`).
+
+        A stored lexicon comes with the player's word lists applied (lexicon/userlists.py).
+        """
         if name.endswith(".marisa"):
             trie_path = clean(name)
             manifest_path = with_suffix(trie_path, ".json")
@@ -188,7 +196,12 @@ class Lexicon:
                 if not exc.rebuild:
                     raise LexiconError(str(exc)) from None
                 raise LexiconError(f"{exc}; rebuild with: {rebuild_command(name, store, exc.manifest)}") from None
-        return cls(trie, manifest, sha256_hex(raw_manifest), trie_path)
+        lexicon = cls(trie, manifest, sha256_hex(raw_manifest), trie_path)
+        if name.endswith(".marisa"):
+            return lexicon
+        from .userlists import corrected  # a stat of the store's user-lists folder when there is none
+
+        return corrected(lexicon, store)
 
     @property
     def path(self) -> Path | None:

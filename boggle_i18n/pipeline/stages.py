@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..errors import RecipeError
 from ..limits import clip
-from ..spelling import PLAIN, Spelling
+from ..spelling import PLAIN, Spelling, order_marks
 from .compactset import CompactSet
 from .policies import CASE_POLICIES
 
@@ -44,6 +44,7 @@ class StageContext:
     wordfreq: str | None = None  # the language's code in wordfreq (the `frequent` stage's default)
     spelling: Spelling = PLAIN  # multi-letter letters (Welsh ll): a word's length counts them once
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's (Turkish I -> ı)
+    mark_order: str = ""  # the written order of a run of combining marks (Thai: vowel sign, then tone mark)
 
 
 STAGES: dict[str, Callable[..., StageFn]] = {}
@@ -103,6 +104,16 @@ def _normalize(ctx: StageContext, *, form: str = "NFC") -> StageFn:
         raise RecipeError(f"normalize: unknown form {form!r}")
     chosen = forms[form]
     return lambda e: unicodedata.normalize(chosen, e)
+
+
+@stage("order-marks")
+def _order_marks(ctx: StageContext, *, order: str | None = None) -> StageFn:
+    """Put each run of combining marks in the language's written order (its record's `mark_order`):
+    `ก่ี` (tone mark typed first) is `กี่`, the order the dictionary and a board's path agree on."""
+    chosen = ctx.mark_order if order is None else order
+    if not chosen:
+        raise RecipeError("order-marks: the language record has no mark_order; give `order`")
+    return lambda e: order_marks(e, chosen)
 
 
 def lowercase(lower: Mapping[str, str]) -> Callable[[str], str]:

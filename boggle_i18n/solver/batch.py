@@ -30,6 +30,7 @@ from ..board.notation import face_of, parse_board
 from ..errors import BoggleI18nError, EngineError
 from ..lifeline import die_with_parent
 from ..limits import MAX_LINE, workers_for
+from ..record import replace
 from .base import get_solver
 from .codec import FaceCodec
 from .scorer import Scorer, prepare_scorer
@@ -117,7 +118,7 @@ class LineScorer:
             except KeyError:
                 pass
         board = parse_board(text, self._shorthands, self.settings.size)
-        self.selection.language.check_faces(board.faces)
+        board = replace(board, faces=self._fold(board.faces))
         scorer = self.scorer(board.size)
         if board.size != self._default_shape():  # the C reader's codec learns the faces too (next block's tables)
             for face in board.faces:
@@ -424,6 +425,16 @@ class LineScorer:
         )
         self._c_tables = (len(codec.faces), tables)
         return tables
+
+    def _fold(self, faces: tuple[str, ...]) -> tuple[str, ...]:
+        """Faces as the lexicon spells them (`ς` -> `σ`), by its recipe's stages, as `solve` reads them."""
+
+        def stages() -> Any:
+            from ..pipeline.typed import manifest_stages  # the pipeline: only for a face outside the alphabet
+
+            return manifest_stages(self.lexicon.manifest)
+
+        return self.selection.language.fold_faces(faces, stages)
 
     def _allowed(self, face: str) -> bool:
         try:

@@ -338,6 +338,19 @@ class WebApp:
         answer = self._checker(lexicon).check(word).to_dict()
         return {**answer, "lang": selection.language.code, "key": answer["normalised"] or word.strip().lower()}
 
+    def remove_word(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """POST /api/word/remove: "not a word?" on the end screen. The word goes on the player's blocklist of the
+        lexicon in the store (the library's `userwords.remove_word`, as `boggle-i18n word remove`); the lexicon is
+        loaded again for the next request, with the list applied."""
+        from ..userwords import remove_word
+
+        word = _text(data, "word", limit=MAX_WORD)
+        if word is None:
+            raise BadRequest("give a word, e.g. word=kaas", code="lookup.empty_word")
+        change = remove_word(word, lang=_text(data, "lang", limit=16), lexicon=_lexicon(data), store=self.store)
+        self.lexicons.forget(change.lexicon)
+        return change.to_dict()
+
     def _checker(self, lexicon: Any) -> Any:
         """One word checker per lexicon (its recipe's stages, built once)."""
         from ..lookup import WordChecker
@@ -677,6 +690,13 @@ def create_app(
             return error(exc)
         return await _answer(lambda: web.lexicon_status(request.path_params["name"], build=True))
 
+    async def word_remove(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+        except BadRequest as exc:
+            return error(exc)
+        return await _answer(lambda: web.remove_word(data))
+
     async def records(request: Request) -> Response:
         return await _answer(web.records)
 
@@ -753,6 +773,7 @@ def create_app(
         Route("/api/roll", sync(web.roll)),
         Route("/api/lookup", sync(web.lookup)),
         Route("/api/records", records),
+        Route("/api/word/remove", word_remove, methods=["POST"]),
         Route("/api/compare", start, methods=["POST"]),
         Route("/api/optimize", start, methods=["POST"]),
         Route("/api/jobs/{job}", job_state),
@@ -780,6 +801,7 @@ ROUTES = (
     "GET /api/roll",
     "GET /api/lookup",
     "GET /api/records",
+    "POST /api/word/remove",
     "POST /api/compare",
     "POST /api/optimize",
     "GET /api/jobs/{job}",

@@ -93,7 +93,7 @@ def _loaded_identity(lexicon: Lexicon) -> tuple[int, ...] | None:
     manifest = with_suffix(trie, ".json")
     identity = _identity(manifest)  # first the identity, then the content it must belong to
     try:
-        same = sha256_hex(read_regular(manifest)) == lexicon.manifest_sha256
+        same = sha256_hex(read_regular(manifest)) == lexicon.stored_manifest_sha256  # the file's, word lists aside
     except OSError:
         same = False
     return identity if same else None
@@ -118,7 +118,7 @@ def is_current(load: _Load) -> bool:
         raw = read_regular(manifest)
     except OSError:
         return True
-    if sha256_hex(raw) == lexicon.manifest_sha256:
+    if sha256_hex(raw) == lexicon.stored_manifest_sha256:
         load.identity = now
         return True
     return False
@@ -164,6 +164,14 @@ class Lexicons:
                 # a new exception per request (threads share `load`), with the same code and params
                 raise BoggleI18nError(str(load.error), code=load.error.code, params=load.error.params)
         raise NotBuilt(name)  # pragma: no cover - the second attempt may build, so it never fails NotBuilt
+
+    def forget(self, name: str) -> None:
+        """Drop a loaded lexicon, so the next request loads it again (the player's word lists changed).
+        A load still running is left alone: it reads the lists when it opens the lexicon."""
+        with self._lock:
+            load = self._loads.get(name)
+            if load is not None and load.done.is_set():
+                del self._loads[name]
 
     def _load(self, load: _Load) -> None:
         def on_build(name: str) -> None:
