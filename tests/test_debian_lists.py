@@ -144,7 +144,7 @@ def test_solve_builds_a_missing_lexicon_from_the_system_list(tmp_path: Path) -> 
 # Everyday words the expanded dictionaries must hold (issue 12): the old lists lacked them.
 EVERYDAY = {
     "es": "casas perros hablamos hablo niños grandes fue tengo quiero ciudades abdicación conducibles".split(),
-    "gl": "pobo posible nación falamos fixo casas cidade escola auga galegos moitas".split(),
+    "gl": "pobo posible nación falamos fixo casas cidade escola auga galegos moitas bon día once".split(),
     "ga": (
         "teach madra cat uisce bean fear mór maith capall bord baile oíche bia scoil cathair leabhar páiste obair "
         "ceol aimsir"
@@ -181,6 +181,7 @@ EVERYDAY = {
 # abbreviations the dictionary writes in lower case: preset wordlist-vowels), per language.
 JUNK = {
     "es": ["madrid", "adsl", "coceros", "enamorela"],
+    "gl": ["csr", "pxm", "eaa", "bpq"],  # codes the .dic lists bare in lower case (issue 35)
     "af": ["johannesburg", "sms", "bnw", "kmdt"],
     "bs": ["sarajevo", "tuzla"],
     "is": ["reykjavík", "amk", "bls", "skv"],
