@@ -162,7 +162,9 @@ EVERYDAY = {
     # Korean: nouns and verbs as listed, and verbs with one ending of at most 5 jamo (the recipe's house rule)
     "ko": "사람 학교 사랑 한국어 가공하다 합니다 됩니다 한다고 들어가 위해서 했다 하겠다 하세요 한눈판다".split(),
     # Welsh Scrabble has a J (issue 35): jwg, garej, jam play
-    "cy": "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau jwg garej jam".split(),
+    "cy": (
+        "dyn cath ysgol llyfr bara dŵr mawr bach dangos cyngor llan rhaff ffordd parhau jwg garej jam ddoe chwys"
+    ).split(),
     # German place names are dropped, common nouns that are also places stay (issue 35)
     "de": "essen boden kino porto sitten haus".split(),
     # Swedish on hunspell-sv (issue 26): the inflected forms and everyday words wswedish lacked (okej, sånt).
@@ -188,7 +190,7 @@ JUNK = {
     "sw": ["nairobi", "mombasa", "kwk"],
     "el": ["αθήνα", "θεσσαλονίκη", "ΗΠΑ"],  # names and abbreviations are capitalised in el_GR
     "hy": ["իւր", "գիւղ"],  # classical orthography
-    "cy": ["caerdydd", "abertawe"],
+    "cy": ["caerdydd", "abertawe", "nghath", "chath", "phen", "ddyn"],  # names; nasal/aspirate mutations
     "br": ["kemper", "naoned", "roazhon", "d'ar", "acoli"],
     # names; abbreviations in lower case (wordlist-vowels); ONLYINCOMPOUND parts, no words alone
     "sv": [
