@@ -279,6 +279,12 @@ def test_blocklist_word_match() -> None:
     assert run("blocklist", entries, words=["kut"], match="word") == ["kutje", "bakut", "kat"]
 
 
+def test_blocklist_prefix_match() -> None:
+    """match='prefix' drops a stem and every entry that starts with it, not entries that only contain it."""
+    entries = ["aşla", "aşlan", "aşladığı", "başla", "başladı", "aş", "kaşla"]
+    assert run("blocklist", entries, words=["aşla", "zzz"], match="prefix") == ["başla", "başladı", "aş", "kaşla"]
+
+
 def test_blocklist_from_file_relative_to_recipe(tmp_path: Path) -> None:
     """A relative `file` is read beside the recipe; comments and blank lines are ignored."""
     (tmp_path / "banned.txt").write_text("# rude words\n\nkut\n  lul  \n", encoding="utf-8")
@@ -294,7 +300,7 @@ def test_blocklist_errors(tmp_path: Path) -> None:
     with pytest.raises(RecipeError, match=r"missing\.txt"):
         run("blocklist", ["kat"], ctx(tmp_path), file="missing.txt")
     with pytest.raises(RecipeError, match="match"):
-        run("blocklist", ["kat"], words=["x"], match="prefix")
+        run("blocklist", ["kat"], words=["x"], match="suffix")
 
 
 # --- dedupe ----------------------------------------------------------------------------------

@@ -356,9 +356,11 @@ def read_list(base_dir: Path, file: str, what: str = "blocklist") -> list[str]:
 def _blocklist(
     ctx: StageContext, *, words: Iterable[str] = (), file: str | None = None, match: str = "substring"
 ) -> StageFn:
-    """Drop entries containing (or equal to, with `match = "word"`) any listed string.
+    """Drop entries containing (or equal to, with `match = "word"`; starting with, with `match = "prefix"`)
+    any listed string.
 
-    Substring matching runs one Aho-Corasick pass per entry, whatever the list size.
+    Substring matching runs one Aho-Corasick pass per entry, whatever the list size. A prefix drops a
+    junk stem with every form the affix expander made from it (Turkish `aşla-`, cut from `başla-`).
     """
     banned = [w for w in words if w] + (read_list(ctx.base_dir, file) if file else [])
     if not banned:
@@ -366,8 +368,12 @@ def _blocklist(
     if match == "word":
         exact = set(banned)
         return keep_if(lambda e: e not in exact)
+    if match == "prefix":
+        stems = set(banned)
+        lengths = sorted({len(w) for w in stems})
+        return keep_if(lambda e: not any(e[:n] in stems for n in lengths if n <= len(e)))
     if match != "substring":
-        raise RecipeError(f"blocklist: match must be 'substring' or 'word', not {match!r}")
+        raise RecipeError(f"blocklist: match must be 'substring', 'word' or 'prefix', not {match!r}")
     import ahocorasick
 
     automaton = ahocorasick.Automaton()
