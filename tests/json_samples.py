@@ -77,6 +77,12 @@ VARIANTS: dict[str, list[list[str]]] = {
         ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "100000", "--no-diagonals"],
         ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--estimate", "--sample", "4"],
     ],
+    # last: its changes stay in the sample store
+    "word": [
+        ["word", "remove", "Cat", "--lexicon", "en-enable2k"],
+        ["word", "add", "zzzq", "cat", "--lexicon", "en-enable2k"],
+        ["word", "list", "--lexicon", "en-enable2k"],
+    ],
 }
 BOARDS = "perslatgsineters\nabc\nstreaedlp\n"
 JUDGE_LISTS = "Ann: cat Dog dog zebra qi xyz\nBob: cat cats\n"

@@ -44,6 +44,7 @@ COMMANDS = {
     "score": "score_cmd",
     "serve": "serve_cmd",
     "solve": "solve_cmd",
+    "word": "word_cmd",
 }
 GLOBAL_OPTIONS = (("--version", "Show the version."),)
 
