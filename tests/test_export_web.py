@@ -122,8 +122,9 @@ def test_a_failed_export_leaves_nothing_and_a_new_one_replaces_a_previous(tmp_pa
     assert export(dest, site_store, "en-enable2k").exit_code == 0
     (dest / "stale.txt").write_text("from the first export")
     assert export(dest, site_store, "nl").exit_code == 0
-    assert not (dest / "stale.txt").exists() and (dest / "data" / "lexicons" / "nl.json").is_file()
-    assert not (dest / "data" / "lexicons" / "en-enable2k.json").exists()
+    lexicons = json.loads((dest / "data" / "site.json").read_text("utf-8"))["lexicons"]
+    assert not (dest / "stale.txt").exists() and list(lexicons) == ["nl"]
+    assert sorted(p.name.split(".")[0] for p in (dest / "data" / "lexicons").iterdir()) == ["nl", "nl"]
     assert sorted(p.name for p in tmp_path.iterdir()) == ["site"]  # no temporary folder left beside it
 
 
@@ -265,3 +266,56 @@ def test_a_dutch_board_with_an_ij_face_and_a_rolled_game(page: Any, host: Static
     page.wait_for_selector("body[data-game=running]", state="attached")
     faces = page.eval_on_selector_all("#play-board .cell", "els => els.map(e => e.textContent)")
     assert len(faces) == 16 and all(faces) and page.text_content("#play-board") != "[IJ]SBERKAASOVENLIJ"
+
+
+def test_installable_a_manifest_with_icons_and_a_service_worker(site: Path) -> None:
+    """The manifest names PNG icons of 192 and 512 pixels (real PNGs of that size) and an SVG; the worker
+    caches every file of the shell that site.json lists."""
+    html = (site / "index.html").read_text("utf-8")
+    assert '<link rel="manifest" href="manifest.webmanifest">' in html
+    manifest = json.loads((site / "manifest.webmanifest").read_text("utf-8"))
+    assert manifest["display"] == "standalone" and manifest["start_url"] == "./?view=play"
+    sizes = {}
+    for icon in manifest["icons"]:
+        body = (site / icon["src"]).read_bytes()
+        if icon["type"] == "image/png":
+            assert body.startswith(b"\x89PNG") and int.from_bytes(body[16:20], "big") == int(
+                icon["sizes"].split("x")[0]
+            )
+        sizes[icon["sizes"]] = icon["type"]
+    assert sizes == {"any": "image/svg+xml", "192x192": "image/png", "512x512": "image/png"}
+    worker = (site / "sw.js").read_text("utf-8")
+    shell = json.loads(worker.split("const SHELL = ", 1)[1].split(";\n", 1)[0])
+    data = json.loads((site / "data" / "site.json").read_text("utf-8"))
+    assert {"./", "data/site.json", data["wasm"]["path"], "static/app.js", "static/i18n/he.json"} <= set(shell)
+    assert all((site / path).is_file() for path in shell if path != "./")
+
+
+def test_after_one_visit_a_game_plays_offline(browser: Any, host: StaticHost, site_store: Path) -> None:
+    """One visit; then with the network off, a challenge link opens, a word scores, the end screen shows the
+    CLI's total, and New game rolls and plays another board."""
+    context = browser.new_context(viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+    try:
+        pg = context.new_page()
+        pg.set_default_timeout(TIMEOUT)
+        errors: list[str] = []
+        pg.on("pageerror", lambda e: errors.append(str(e)))
+        pg.goto(host.url + "/")
+        pg.wait_for_selector("body[data-game=running]", state="attached")
+        pg.wait_for_function("navigator.serviceWorker.controller !== null")  # the worker took over, shell cached
+        context.set_offline(True)
+        expected = solve_cli(BOARD, "en-enable2k", site_store)
+        open_challenge(pg, host, BOARD, "en-enable2k", "en")
+        best = expected["words"][0]
+        assert f"+{best['points']}" in play(pg, best["word"])
+        pg.click("#play-end")
+        pg.wait_for_selector("body[data-game=over]", state="attached")
+        assert f"{best['points']}/{expected['score']:,} points" in pg.text_content("#play-result")
+        pg.click("#play-start")
+        pg.wait_for_selector("body[data-game=running]", state="attached")
+        pg.click("#play-end")
+        pg.wait_for_selector("body[data-game=over]", state="attached")
+        assert " points" in pg.text_content("#play-result") and not pg.is_visible("#message.error")
+        assert not errors, errors
+    finally:
+        context.close()

@@ -2,8 +2,10 @@
 
 The folder holds the page (static/, as `serve` serves it, plus static/local_api.js, which answers the page's
 API calls in the browser), the WebAssembly solver (web/wasmbuild.py), and per lexicon the compiled trie the
-library caches (`.bgc`) and its rules data (web/export.py). `data/site.json` lists every file the page loads
-on demand with its sha256, which the page checks before it uses a byte. Any static host serves it.
+library caches (`.bgc`, gzipped) and its rules data (web/export.py). `data/site.json` lists every file the page
+loads on demand with its sha256, which the page checks before it uses a byte; data files are named by their
+content. A web app manifest with icons (web/icons.py) and a service worker (static/sw.js) make it installable
+and playable offline after one visit. Any static host serves it.
 
 The folder is written beside its destination and renamed into place, so a failed export leaves nothing
 half-written; a folder that exists is replaced only when it is empty or a previous export.
@@ -24,6 +26,7 @@ from typing import Any
 
 from ..errors import BoggleI18nError
 from .export import languages_answer, lexicon_rules
+from .icons import icon_png, icon_svg
 from .wasmbuild import solver_wasm
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -32,6 +35,8 @@ GENERATOR = "boggle-i18n export-web"
 SHELL = ("index.html", "app.js", "board.js", "i18n.js", "style.css", "solver.js", "local_api.js")
 # Views that need the server's jobs (a compare or a search running for minutes) or its results folder.
 SERVER_ONLY = ("compare", "search", "records")
+ICON_SIDES = (192, 512)
+THEME = "#1f5fbf"  # the page's accent (style.css)
 
 
 def default_lexicons(store: Any = None) -> list[str]:
@@ -69,6 +74,13 @@ def page_html() -> str:
     anchor = '<script src="static/i18n.js"></script>'
     if anchor not in html:
         raise BoggleI18nError("static/index.html has no i18n.js script tag to put the in-browser API before")
+    head = (
+        '<link rel="manifest" href="manifest.webmanifest">\n'
+        f'<meta name="theme-color" content="{THEME}">\n'
+        '<link rel="icon" href="static/icon.svg" type="image/svg+xml">\n'
+        '<link rel="apple-touch-icon" href="static/icon-192.png">\n'
+    )
+    html = html.replace('<link rel="icon" href="data:,">\n', "").replace("</head>", head + "</head>", 1)
     return html.replace(anchor, scripts + anchor)
 
 
@@ -83,17 +95,27 @@ def _write(root: Path, relative: str, data: bytes) -> dict[str, Any]:
     return {"path": relative, "sha256": _sha256(data), "bytes": len(data)}
 
 
+def _named(root: Path, stem: str, suffix: str, data: bytes) -> dict[str, Any]:
+    """A data file named by its content (`stem.<sha256 prefix>suffix`): a cache holding it is never stale."""
+    return _write(root, f"{stem}.{_sha256(data)[:16]}{suffix}", data)
+
+
 def build_site(root: Path, names: Sequence[str], store: Any = None) -> dict[str, Any]:
     """Write the site for lexicons `names` into the empty folder `root`; its site.json as a dict."""
     from ..api import load_lexicon
     from ..solver.compiled import cache_path, compile_lexicon, to_bytes
 
+    shell = []
     for name in SHELL:
         data = page_html().encode("utf-8") if name == "index.html" else (STATIC / name).read_bytes()
-        _write(root, name if name == "index.html" else f"static/{name}", data)
+        shell.append(_write(root, name if name == "index.html" else f"static/{name}", data))
     for catalogue in sorted((STATIC / "i18n").glob("*.json")):
-        _write(root, f"static/i18n/{catalogue.name}", catalogue.read_bytes())
-    wasm = _write(root, "data/solver.wasm", solver_wasm().read_bytes())
+        shell.append(_write(root, f"static/i18n/{catalogue.name}", catalogue.read_bytes()))
+    shell.append(_write(root, "static/icon.svg", icon_svg().encode("utf-8")))
+    icons = [_write(root, f"static/icon-{side}.png", icon_png(side)) for side in ICON_SIDES]
+    shell += icons
+    shell.append(_write(root, "manifest.webmanifest", web_manifest(icons).encode("utf-8")))
+    wasm = _named(root, "data/solver", ".wasm", solver_wasm().read_bytes())
     lexicons = {}
     for name in names:
         lexicon = load_lexicon(name, store)
@@ -107,8 +129,8 @@ def build_site(root: Path, names: Sequence[str], store: Any = None) -> dict[str,
             "word_count": len(lexicon),
             # gzip, so any static host sends it compressed (a sixth of the trie); the page inflates it after
             # checking the digest of the bytes it fetched (DecompressionStream).
-            "trie": _write(root, f"data/lexicons/{name}.bgc.gz", gzip.compress(trie, 9, mtime=0)),
-            "rules": _write(root, f"data/lexicons/{name}.json", rules),
+            "trie": _named(root, f"data/lexicons/{name}", ".bgc.gz", gzip.compress(trie, 9, mtime=0)),
+            "rules": _named(root, f"data/lexicons/{name}", ".json", rules),
         }
     answer = languages_answer(store)
     languages = []
@@ -123,9 +145,34 @@ def build_site(root: Path, names: Sequence[str], store: Any = None) -> dict[str,
         "wasm": wasm,
         "lexicons": lexicons,
         "languages": {"languages": languages, "scoring": answer["scoring"]},
+        "shell": shell,
     }
-    _write(root, MARK, json.dumps(site, ensure_ascii=False, indent=1).encode("utf-8"))
+    body = json.dumps(site, ensure_ascii=False, indent=1).encode("utf-8")
+    _write(root, MARK, body)
+    # The service worker names this export (a new export is a new worker, with a fresh cache) and its shell.
+    urls = ["./", MARK, wasm["path"]] + [f["path"] for f in shell if f["path"] != "index.html"]
+    head = f"const VERSION = {json.dumps(_sha256(body)[:16])};\nconst SHELL = {json.dumps(urls)};\n"
+    _write(root, "sw.js", head.encode("utf-8") + (STATIC / "sw.js").read_bytes())
     return site
+
+
+def web_manifest(icons: Sequence[dict[str, Any]]) -> str:
+    """The web app manifest: what a phone's "Add to Home screen" installs."""
+    listed = [{"src": "static/icon.svg", "sizes": "any", "type": "image/svg+xml"}]
+    for side, icon in zip(ICON_SIDES, icons, strict=True):
+        listed.append({"src": icon["path"], "sizes": f"{side}x{side}", "type": "image/png", "purpose": "any maskable"})
+    manifest = {
+        "name": "boggle-i18n",
+        "short_name": "boggle-i18n",
+        "description": "Boggle in many languages: play, solve and check words, offline.",
+        "start_url": "./?view=play",
+        "scope": "./",
+        "display": "standalone",
+        "background_color": "#fafafa",
+        "theme_color": THEME,
+        "icons": listed,
+    }
+    return json.dumps(manifest, indent=1)
 
 
 def export_site(dest: Path, names: Sequence[str], store: Any = None) -> dict[str, Any]:

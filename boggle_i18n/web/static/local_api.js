@@ -66,12 +66,30 @@
     return sha256Plain(bytes);
   }
 
+  // The lexicons a player opened stay on the device (Cache Storage, where the browser offers it: a secure
+  // context); their names carry their sha256, so a kept copy is the file site.json lists, or is refused below.
+  const LEXICON_CACHE = "boggle-i18n-lexicons";
+
+  async function kept() {
+    try {
+      return root.caches ? await root.caches.open(LEXICON_CACHE) : null;
+    } catch {
+      return null; // storage refused (a private window): fetched each visit instead
+    }
+  }
+
   // A file the site lists, refused unless its bytes have the sha256 site.json gives.
-  async function checked(entry) {
-    const res = await fetch(entry.path);
+  async function checked(entry, keep = false) {
+    const cache = keep ? await kept() : null;
+    const hit = cache ? await cache.match(entry.path) : null;
+    const res = hit || (await fetch(entry.path));
     if (!res.ok) throw fail(503, `${entry.path}: HTTP ${res.status}`);
-    const bytes = new Uint8Array(await res.arrayBuffer());
-    if ((await sha256(bytes)) !== entry.sha256) throw fail(503, `${entry.path} is damaged (its sha256 differs from the site's list)`);
+    const bytes = new Uint8Array(await res.clone().arrayBuffer());
+    if ((await sha256(bytes)) !== entry.sha256) {
+      if (hit) await cache.delete(entry.path);
+      throw fail(503, `${entry.path} is damaged (its sha256 differs from the site's list)`);
+    }
+    if (cache && !hit) await cache.put(entry.path, res).catch(() => {});
     return bytes;
   }
 
@@ -95,7 +113,7 @@
         const entry = s.lexicons[name];
         if (!entry) throw fail(409, `lexicon ${name} is not in this site`, "lexicon.not_built", { name });
         if (!wasm) wasm = checked(s.wasm).then((bytes) => WebAssembly.compile(bytes));
-        const [module, packed, rules] = await Promise.all([wasm, checked(entry.trie), checked(entry.rules)]);
+        const [module, packed, rules] = await Promise.all([wasm, checked(entry.trie, true), checked(entry.rules, true)]);
         const trie = new Uint8Array(await new Response(new Blob([packed]).stream().pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
         const parsed = JSON.parse(new TextDecoder().decode(rules));
         return { solver: await BoggleSolver.create(module, BoggleSolver.parseCompiled(trie)), rules: parsed };
@@ -292,5 +310,11 @@
 
   const api = { fetch: apiFetch, sha256, sha256Plain, parseBoard };
   if (typeof module === "object" && module.exports) module.exports = api;
-  else root.LocalApi = api;
+  else {
+    root.LocalApi = api;
+    // Installable and offline: the service worker keeps the page and the solver (static/sw.js).
+    if (root.navigator && "serviceWorker" in root.navigator && root.isSecureContext) {
+      root.navigator.serviceWorker.register("sw.js").catch(() => {});
+    }
+  }
 })(typeof self !== "undefined" ? self : this);
