@@ -731,7 +731,7 @@ function roomMessage(R, m) {
     R.data.words = [...(R.data.words || []), m.answer];
     showRoomWords();
     roomFeedback(m.answer);
-    if (m.answer.path) Board.draw($("room-board"), $("room-path"), m.answer.path.map((i) => [Math.floor(i / R.data.board.cols), i % R.data.board.cols]));
+    if (m.answer.path) Board.draw($("room-board"), $("room-path"), m.answer.path); // [row, col] pairs
   } else if (m.type === "error") {
     if (m.code === "room.token" || m.code === "room.unknown") saveRoom(null);
     sayError(apiError(m.error, m.code, m.params));
@@ -859,8 +859,7 @@ function showRoomResults(res) {
     div.append(h, ol);
     box.appendChild(div);
   }
-  const missed = (res.missed || []).map((w) => ({ ...w, path: (w.path || []).map((c) => (Array.isArray(c) ? c : [Math.floor(c / state.room.data.board.cols), c % state.room.data.board.cols])) }));
-  fillList($("room-missed"), missed);
+  fillList($("room-missed"), (res.missed || []).map((w) => ({ ...w, path: w.path || [] }))); // paths: [row, col] pairs
 }
 
 async function startRound() {
