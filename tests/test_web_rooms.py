@@ -245,3 +245,50 @@ def test_a_round_judged_as_judge_judges_it(phone: TestClient, app: Any) -> None:
     assert r.status_code == 200 and r.json()["round"] == 2
     again = until(pages["Cleo"], "state", lambda m: m["round"] == 2)
     assert [p["name"] for p in again["players"]] == ["Ann", "Bob", "Cleo"] and again["phase"] == "countdown"
+
+
+def test_a_rooms_socket_outlives_the_header_deadline(store: Path) -> None:
+    """A real server (uvicorn with `serve`'s guarded protocol): the deadline for a request's headers must not close
+    a WebSocket once it is open (it did: every room's page lost its connection 5 s after joining)."""
+    import json
+    import socket
+    import threading
+    import time
+    import urllib.request
+
+    import uvicorn
+    from websockets.sync.client import connect as ws_connect
+
+    from boggle_i18n.web.serving import guarded_protocol
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    app = create_app(store, None, site=Site.serving("127.0.0.1", port))
+    config = uvicorn.Config(
+        app, host="127.0.0.1", port=port, http=guarded_protocol(16, header_seconds=0.3), log_level="warning"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    try:
+        for _ in range(100):
+            if server.started:
+                break
+            time.sleep(0.05)
+        base = f"http://127.0.0.1:{port}"
+        request = urllib.request.Request(
+            f"{base}/api/rooms", b'{"name": "Ann"}', {"Content-Type": "application/json"}, method="POST"
+        )
+        with urllib.request.urlopen(request, timeout=10) as r:
+            room = json.load(r)
+        with ws_connect(f"ws://127.0.0.1:{port}/api/rooms/{room['room']}/socket", origin=base) as ws:  # type: ignore[arg-type]
+            ws.send(json.dumps({"type": "hello", "token": room["token"]}))
+            assert json.loads(ws.recv(timeout=10))["type"] == "state"
+            time.sleep(1.0)  # over three header deadlines
+            ws.send(json.dumps({"type": "word", "word": "tap"}))
+            answers = [json.loads(ws.recv(timeout=10)) for _ in range(2)]
+            assert any(a.get("code") == "room.not_playing" for a in answers), answers  # still connected
+    finally:
+        server.should_exit = True
+        thread.join(10)
