@@ -292,3 +292,63 @@ def test_a_rooms_socket_outlives_the_header_deadline(store: Path) -> None:
     finally:
         server.should_exit = True
         thread.join(10)
+
+
+def test_serve_lan_prints_the_join_link_and_answers_only_its_address(store: Path) -> None:
+    """`serve --lan` as a user starts it: the join link names this machine's network address (with its QR code),
+    the server answers for that address and the loopback names, not for another address; a machine with no
+    network address, or `--lan` with `--host`, is one `Error:` line."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    import urllib.error
+    import urllib.request
+
+    from boggle_i18n.cli.serve_cmd import network_address
+    from boggle_i18n.errors import BoggleI18nError
+
+    run = subprocess.run(
+        [sys.executable, "-m", "boggle_i18n", "serve", "--lan", "--host", "10.1.2.3", "--port", "0"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    lines = run.stderr.strip().splitlines()
+    assert run.returncode == 1 and len(lines) == 1 and lines[0].startswith("Error: --lan listens on every address")
+    env = {**os.environ, "BOGGLE_I18N_HOME": str(store), "BOGGLE_I18N_OFFLINE": "1"}
+    args = [sys.executable, "-m", "boggle_i18n", "serve", "--lan", "--port", "0"]
+    try:
+        address = network_address()
+    except BoggleI18nError as exc:  # no network here: the command says so, in one line
+        run = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
+        assert run.returncode == 1 and run.stderr.strip() == f"Error: {exc}"
+        return
+    proc = subprocess.Popen(args, env=env, stderr=subprocess.PIPE, text=True)
+    try:
+        assert proc.stderr is not None
+        first = proc.stderr.readline()
+        assert first.startswith("boggle-i18n serving http://127.0.0.1:") and f"http://{address}:" in first
+        port = int(first.split(f"http://{address}:", 1)[1].split("/", 1)[0])
+        assert (
+            proc.stderr.readline().strip()
+            == f"Join link for phones on this network: http://{address}:{port}/?view=room"
+        )
+        assert "█" in proc.stderr.readline()  # the QR code, drawn on the terminal
+        time.sleep(0.5)
+
+        def status(host: str, path: str = "/api/languages") -> int:
+            request = urllib.request.Request(f"http://127.0.0.1:{port}{path}", headers={"Host": host})
+            try:
+                with urllib.request.urlopen(request, timeout=30) as r:
+                    return int(r.status)
+            except urllib.error.HTTPError as e:
+                return int(e.code)
+
+        assert status(f"{address}:{port}") == 200 and status(f"localhost:{port}") == 200
+        assert status(f"10.9.9.9:{port}") == 421 and status(f"evil.example:{port}") == 421
+    finally:
+        proc.send_signal(signal.SIGINT)
+        _, said = proc.communicate(timeout=20)
+    assert proc.returncode == 0 and "Traceback" not in said

@@ -122,8 +122,8 @@ def serve_cmd(
     if join_base:
         url = f"http://127.0.0.1:{bound}/"
         note(f"boggle-i18n serving {url} and, on this network, {join_base}/ (Ctrl-C stops)")
-        note(f"Join link for phones on this network: {join_base}/")
-        _print_qr(f"{join_base}/")
+        note(f"Join link for phones on this network: {join_base}/?view=room")
+        _print_qr(f"{join_base}/?view=room")
     else:
         note(f"boggle-i18n serving {url} (Ctrl-C stops)")
     if open_page:
