@@ -352,3 +352,21 @@ def test_serve_lan_prints_the_join_link_and_answers_only_its_address(store: Path
         proc.send_signal(signal.SIGINT)
         _, said = proc.communicate(timeout=20)
     assert proc.returncode == 0 and "Traceback" not in said
+
+
+def test_words_in_a_round_are_bounded(phone: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(rooms, "MAX_WORDS", 2)
+    host = create(phone)
+    ws = connect(phone, host["room"], host["token"])
+    r = phone.post(f"/api/rooms/{host['room']}/start", json={**START, "token": host["token"]}, headers=HEADERS)
+    assert r.status_code == 200
+    until(ws, "state", lambda m: m["phase"] == "running")
+    for word in ("zzqx", "qqqz"):
+        ws.send_json({"type": "word", "word": word})
+        assert until(ws, "checked")["answer"]["status"] == "not-a-word"
+    ws.send_json({"type": "word", "word": "tap"})
+    refused = until(ws, "error")
+    assert refused["code"] == "room.too_many_words" and refused["params"] == {"max": 2}
+    for bad in ("", "   ", "x" * 65, 7):
+        ws.send_json({"type": "word", "word": bad})
+        assert until(ws, "error")["code"] == "room.bad_word", bad

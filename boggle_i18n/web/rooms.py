@@ -26,7 +26,7 @@ from ..errors import BoggleI18nError
 MAX_ROOMS = 16  # rooms open at once on one server
 MAX_PLAYERS = 12  # players in one room
 MAX_NAME = 24  # characters of a player's name
-MAX_WORDS = 400  # words one player may enter in one round
+MAX_WORDS = 200  # words one player may enter in one round (each is judged with the list before it: bounded work)
 MAX_MESSAGE = 1024  # bytes (characters) of one message a player's page sends
 MAX_SOCKETS = 4  # open connections per player (a phone and a reloaded tab); the oldest goes first
 ROOM_IDLE = 3 * 3600.0  # seconds: a room nobody has touched this long is closed when another is created
