@@ -852,6 +852,8 @@ def test_a_room_round_host_and_two_phones(pages: Pages, server: Server) -> None:
     bob, cleo = phones
     everyone = [host, *phones]
     host.wait_for_function("document.querySelectorAll('#room-players li').length === 3")
+    host.click("#room-share summary")
+    shot(host, "room-lobby")
     assert host.locator("#room-start").bounding_box()["height"] >= 44
 
     host.fill("#room-seconds", "40")  # long enough for a loaded machine's reload
@@ -885,6 +887,7 @@ def test_a_room_round_host_and_two_phones(pages: Pages, server: Server) -> None:
     cleo.wait_for_function("document.querySelectorAll('#room-words li').length === 1")
     assert cleo.get_attribute("#room-board", "data-board") == board
     swipe(cleo, three, 2)
+    shot(cleo, "room-play-phone")
     # the others see counts, never the words
     host.wait_for_function("document.querySelector('#room-players li[data-player=p2]').dataset.words === '2'")
     assert one["word"] not in host.text_content("#room-players")
