@@ -402,5 +402,5 @@ def qr_svg(url: str) -> str | None:
         import segno
     except ImportError:  # pragma: no cover - segno comes with the web extra
         return None
-    svg: str = segno.make(url, error="m").svg_inline(scale=4, dark="#000", light="#fff", title=url)
+    svg: str = segno.make(url, error="m").svg_inline(scale=4, omitsize=True, dark="#000", light="#fff", title=url)
     return svg
