@@ -33,7 +33,7 @@ from .solver.base import FoundWord, Rules, SolveResult
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Callable, Mapping, Sequence
     from typing import Any
 
     from .language.selection import Selection
@@ -148,7 +148,7 @@ class Referee:
 
     def judge(self, lists: Mapping[str, Sequence[str]], *, strike: bool = True) -> Judgement:
         """Every player's list judged, shared words struck (or kept with `strike=False`), the missed words."""
-        _check_lists(lists)
+        check_lists(lists)
         alone: dict[str, list[JudgedWord]] = {}
         for name, words in lists.items():
             seen: set[str] = set()
@@ -212,14 +212,21 @@ def _shared(w: JudgedWord, name: str, finders: Mapping[str, list[str]], strike: 
             w.word,
             w.points,
             "scored",
-            f"{_points(w.points)} (also found by {', '.join(others)})",
+            shared_reason(w.points, others, strike),
             others,
             w.path,
         )
-    return JudgedWord(w.written, w.word, 0, "shared", f"also found by {', '.join(others)}: struck", others, w.path)
+    return JudgedWord(w.written, w.word, 0, "shared", shared_reason(w.points, others, strike), others, w.path)
 
 
-def _check_lists(lists: Mapping[str, Sequence[str]]) -> None:
+def shared_reason(points: int, others: Sequence[str], strike: bool, name: Callable[[str], str] = str) -> str:
+    """The reason of a shared word: struck, or kept with `strike=False`. `name` prints a player's name (a text
+    front end isolates a right-to-left name in it)."""
+    found = ", ".join(name(n) for n in others)
+    return f"also found by {found}: struck" if strike else f"{_points(points)} (also found by {found})"
+
+
+def check_lists(lists: Mapping[str, Sequence[str]]) -> None:
     """Bounded input: 1..MAX_PLAYERS players with printable, distinct names, lists of at most MAX_LIST_WORDS."""
     if not 1 <= len(lists) <= MAX_PLAYERS:
         raise BoggleI18nError(
@@ -254,6 +261,7 @@ def judge(
     selection: Selection | None = None,
 ) -> Judgement:
     """Judge a round: `lists` maps each player's name to their words as written (in order)."""
+    check_lists(lists)  # before the solve: a bad list costs nothing
     return Referee(board, lexicon, rules, selection=selection).judge(lists, strike=strike)
 
 
@@ -269,30 +277,26 @@ def judgement_dict(j: Judgement, paths: bool = False) -> dict[str, Any]:
     def cells(path: tuple[int, ...] | None) -> list[list[int]] | None:
         return None if path is None else [list(divmod(i, cols)) for i in path]
 
-    def shown(word: str | None) -> dict[str, str]:
-        if word is None:
-            return {}
-        text = display(word)
-        return {"shown": text} if text != word else {}
+    def shown(word: str | None) -> str | None:  # how the language writes it (Hebrew final letters)
+        return None if word is None else display(word)
 
     def one(w: JudgedWord) -> dict[str, Any]:
         out: dict[str, Any] = {
             "written": w.written,
             "word": w.word,
-            **shown(w.word),
+            "shown": shown(w.word),
             "points": w.points,
             "status": w.status,
             "reason": w.reason,
+            "category": w.category,  # not-a-word: lookup's category, for a translated reason; else null
             "shared_with": list(w.shared_with),
         }
-        if w.category is not None:
-            out["category"] = w.category
         if paths:
             out["path"] = cells(w.path)
         return out
 
     def missed(w: FoundWord) -> dict[str, Any]:
-        out: dict[str, Any] = {"word": w.word, **shown(w.word), "points": w.points, "length": w.length}
+        out: dict[str, Any] = {"word": w.word, "shown": shown(w.word), "points": w.points, "length": w.length}
         if paths:
             out["path"] = [[r, c] for r, c in w.path]
         return out
