@@ -216,6 +216,7 @@ def test_a_round_judged_as_judge_judges_it(phone: TestClient, app: Any) -> None:
             answers[name].append(until(pages[name], "checked")["answer"])
     assert [a["status"] for a in answers["Ann"]] == ["scored", "scored", "not-a-word", "repeated"]
     assert answers["Ann"][0]["word"] == one and answers["Ann"][0]["path"]
+    assert answers["Ann"][2]["category"] == "letters"  # lookup's reason (zzqx: letters, no word), for the page
     # the others see how many words each has, never the words
     players = until(pages["Cleo"], "players", lambda m: next(p for p in m["players"] if p["name"] == "Bob")["words"])
     assert "Bob" in str(players) and two not in str(players)

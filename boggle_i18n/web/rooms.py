@@ -169,6 +169,7 @@ def check_word(rnd: Round, name: str, words: list[str]) -> dict[str, Any]:
         "points": judged.points,
         "status": judged.status,
         "reason": judged.reason,
+        "category": judged.category,  # not-a-word: lookup's category, which the page words
         "path": [list(divmod(i, cols)) for i in judged.path] if judged.path is not None else None,
     }
 

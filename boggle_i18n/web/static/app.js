@@ -749,6 +749,7 @@ function sendWord(word) {
 
 // The server's answer about a word, worded in the interface language (its status; `reason` is English).
 function roomWordText(w) {
+  if (w.status === "not-a-word" && w.category) return t("feedback.not_word", { word: w.written, reason: t("reason." + w.category) });
   return t("room.status." + w.status, { word: w.written, points: w.points });
 }
 
