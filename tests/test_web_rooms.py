@@ -371,3 +371,20 @@ def test_words_in_a_round_are_bounded(phone: TestClient, monkeypatch: pytest.Mon
     for bad in ("", "   ", "x" * 65, 7):
         ws.send_json({"type": "word", "word": bad})
         assert until(ws, "error")["code"] == "room.bad_word", bad
+
+
+def test_a_round_that_cannot_be_judged_still_ends(phone: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
+    """If judging fails, every page is told so and the host can start again (the room is not stuck)."""
+    from boggle_i18n.errors import BoggleI18nError
+
+    def fails(rnd: Any, lists: Any) -> Any:
+        raise BoggleI18nError("the word list went away", code="lexicon.unknown", params={"name": "en-enable2k"})
+
+    monkeypatch.setattr(rooms, "results", fails)
+    host = create(phone)
+    ws = connect(phone, host["room"], host["token"])
+    body = {**START, "seconds": rooms.SECONDS_LOW, "token": host["token"]}
+    assert phone.post(f"/api/rooms/{host['room']}/start", json=body, headers=HEADERS).status_code == 200
+    over = until(ws, "state", lambda m: m["phase"] == "over")
+    assert over["results"]["code"] == "lexicon.unknown" and over["results"]["players"] == []
+    assert phone.post(f"/api/rooms/{host['room']}/start", json=body, headers=HEADERS).status_code == 200

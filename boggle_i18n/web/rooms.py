@@ -303,7 +303,10 @@ class Rooms:
             if room.round is not rnd or rnd.results is not None:
                 return
             lists = {p.name: list(p.words) for p in room.players.values()}
-            rnd.results = await asyncio.to_thread(results, rnd, lists)
+            try:
+                rnd.results = await asyncio.to_thread(results, rnd, lists)
+            except BoggleI18nError as exc:  # never a room stuck in "judging": the round ends, saying why
+                rnd.results = {**exc.to_dict(), "players": [], "missed": []}
         await self.broadcast(room)
 
     async def word(self, room: Room, player: Player, message: Mapping[str, Any]) -> dict[str, Any]:

@@ -841,6 +841,7 @@ function showRoom() {
 function showRoomResults(res) {
   const box = $("room-lists");
   box.textContent = "";
+  if (res.error) sayError(apiError(res.error, res.code, res.params)); // the round could not be judged
   for (const p of res.players) {
     const div = document.createElement("div");
     div.className = "room-list";
