@@ -3,8 +3,8 @@
 A judge working from memory rejects real words (a rare inflection, a folded spelling he does not
 recognise). This gathers, per sampled word of results/audit/LANG.tsv, mechanically:
 
-- the source spellings the lexicon's word came from: the language folds accents for some lists
-  (`cisava` may be `cișava` or `cisavă`), so candidate spellings are unfolded (every letter the fold
+- the source spellings the lexicon's word came from: some languages fold accents (Catalan `sino`
+  is `sinó`, `aria` is `ària`), so candidate spellings are unfolded (every letter the fold
   maps to the stored letter) and kept when the recipe's source accepts them (a hunspell/aspell
   dictionary says it is correct, or a plain word list holds it);
 - the hunspell stems (`-s`) and morphology (`-m`) of each source spelling, where the source is hunspell:
@@ -65,7 +65,6 @@ NEIGHBOURS: dict[str, tuple[str, ...]] = {
     "sw": ("en",),
 }
 MAX_CANDIDATES = 4096
-LATIN_POOL = "".join(chr(c) for c in range(0xC0, 0x250)) + "·'’"
 
 
 @dataclass(frozen=True)
@@ -74,6 +73,7 @@ class Source:
 
     kind: str  # hunspell | aspell | list
     where: str  # dictionary path stem, aspell dictionary name, or list path
+    encoding: str = "utf-8"  # of a plain list (the recipe's `encoding`)
 
 
 @dataclass
@@ -114,7 +114,8 @@ def recipe_source(lang: str) -> Source:
     """The source of the language's default lexicon recipe (pipelines/LEXICON.toml)."""
     record = tomllib.loads((REPO / "lexicons" / "languages" / f"{lang}.toml").read_text(encoding="utf-8"))
     recipe_path = REPO / "pipelines" / f"{record.get('lexicon', lang)}.toml"
-    source = tomllib.loads(recipe_path.read_text(encoding="utf-8")).get("source", {})
+    recipe = tomllib.loads(recipe_path.read_text(encoding="utf-8"))
+    source = recipe.get("source", {})
     paths = source.get("system", [])
     if not paths:
         raise AuditError(f"{recipe_path.name} names no system source to consult")
@@ -123,7 +124,7 @@ def recipe_source(lang: str) -> Source:
         return Source("aspell", source.get("dictionary", Path(path).stem))
     if path.endswith(".dic"):
         return Source("hunspell", path[: -len(".dic")])
-    return Source("list", path)
+    return Source("list", path, str(recipe.get("encoding", "utf-8")))
 
 
 def language_record(lang: str) -> dict[str, object]:
@@ -176,22 +177,27 @@ def unfold(word: str, fold: Callable[[str], str], pool: str) -> list[str]:
 @cache
 def source_chars(source: Source) -> str:
     """The non-ASCII characters the source uses (limits the unfolding)."""
-    if source.kind == "aspell":
-        return LATIN_POOL
+    if source.kind == "aspell":  # no file to scan, and aspell splits a word at a letter outside its set
+        return ""  # (the aspell languages here, ga and hsb, fold nothing: their letters are the alphabet's)
     paths = [source.where + ".dic", source.where + ".aff"] if source.kind == "hunspell" else [source.where]
+    encoding = source.encoding
+    if source.kind == "hunspell":  # the .aff's SET line names both files' encoding
+        head = Path(source.where + ".aff").read_bytes()[:4096].decode("ascii", errors="replace")
+        found = re.search(r"^SET\s+(\S+)", head, re.MULTILINE)
+        encoding = found.group(1) if found else "utf-8"
     chars: set[str] = set()
     for path in paths:
         try:
-            text = Path(path).read_text(encoding="utf-8", errors="replace")
+            text = Path(path).read_text(encoding=encoding, errors="replace")
         except OSError:
             continue
-        chars.update(ch.lower() for ch in text if not ch.isascii() and ch.isalpha() or ch in "·'’")
+        chars.update(ch.lower() for ch in text if (not ch.isascii() and ch.isalpha()) or ch in "·'’")
     return "".join(sorted(chars))
 
 
 @cache
-def word_list(path: str) -> frozenset[str]:
-    return frozenset(Path(path).read_text(encoding="utf-8", errors="replace").split("\n"))
+def word_list(path: str, encoding: str) -> frozenset[str]:
+    return frozenset(Path(path).read_text(encoding=encoding, errors="replace").split("\n"))
 
 
 def run_tool(args: Sequence[str], lines: Iterable[str]) -> str:
@@ -206,7 +212,7 @@ def accepted(source: Source, candidates: list[str]) -> list[str]:
     if not candidates:
         return []
     if source.kind == "list":
-        held = word_list(source.where)
+        held = word_list(source.where, source.encoding)
         return [c for c in candidates if c in held]
     if source.kind == "hunspell":
         good = set(run_tool(["hunspell", "-i", "utf-8", "-d", source.where, "-G"], candidates).split("\n"))
@@ -268,9 +274,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--words", nargs="+", metavar="WORD", help="these words instead of the sample's")
     parser.add_argument("--dir", type=Path, default=AUDIT_DIR, help="folder of the audit files")
     args = parser.parse_args(argv)
-    if not re.fullmatch(r"[a-z]{2,3}(-[a-z]{2})?", args.lang) or not (
-        REPO / "lexicons" / "languages" / f"{args.lang}.toml"
-    ).is_file():
+    if (
+        not re.fullmatch(r"[a-z]{2,3}(-[a-z]{2})?", args.lang)
+        or not (REPO / "lexicons" / "languages" / f"{args.lang}.toml").is_file()
+    ):
         raise AuditError(f"no language {args.lang!r} in lexicons/languages/")
     if args.words:
         rows = [(w.lower(), 0) for w in args.words]
