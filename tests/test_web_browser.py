@@ -20,20 +20,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require_file
 from web_support import REPO, Server, axe_script, make_web_store
 
 pytestmark = pytest.mark.shared
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 TIMEOUT = 30_000  # ms: a loaded 2-core machine
 DESKTOP = {"viewport": {"width": 1280, "height": 900}}
 PHONE = {"viewport": {"width": 390, "height": 844}, "has_touch": True, "is_mobile": True, "device_scale_factor": 2}
@@ -52,21 +42,6 @@ def server(tmp_path_factory: pytest.TempPathFactory, built_store: Path) -> Itera
     yield srv
     code, err = srv.stop()
     assert code == 0 and "Traceback" not in err, err
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    require_file(CHROMIUM, "Debian's chromium: apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        if _ci():
-            pytest.fail("playwright is not installed (pip install -e '.[test]')")
-        pytest.skip("playwright is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 class Pages:
