@@ -10,6 +10,7 @@ its faces can spell, words and mean score a board.
     python tools/face_policy.py th                       # one face per letter, and the record's attach
     python tools/face_policy.py th --attach MARKS        # clusters with these letters attached
     python tools/face_policy.py ko --boards 500 --seed 7
+    python tools/face_policy.py th --top 15              # only the 15 most frequent clusters drawn
 
 This is how docs/languages.md decided the `attach` field of each record (Faces that play).
 """
@@ -32,8 +33,8 @@ from boggle_i18n.solver.scorer import lexicon_letters, prepare_scorer  # noqa: E
 from boggle_i18n.spelling import clusters  # noqa: E402
 
 
-def measure(lang: str, attach: str, boards: int, seed: int) -> dict[str, float]:
-    """The figures of one policy (`attach` "" = one face per letter)."""
+def measure(lang: str, attach: str, boards: int, seed: int, top: int | None = None) -> dict[str, float]:
+    """The figures of one policy (`attach` "" = one face per letter; `top`: only the most frequent faces)."""
     import numpy as np
 
     lexicon = load_lexicon(lang)
@@ -41,6 +42,8 @@ def measure(lang: str, attach: str, boards: int, seed: int) -> dict[str, float]:
         counts = cluster_counts(lexicon, attach)
     else:
         counts = face_counts(lexicon, lexicon_letters(lexicon))
+    if top is not None:
+        counts = dict(sorted(counts.items(), key=lambda fc: (-fc[1], fc[0]))[:top])
     faces = sorted(f for f, c in counts.items() if c)
     weights = np.asarray([counts[f] for f in faces], dtype=np.float64)
     weights /= weights.sum()
@@ -69,6 +72,7 @@ def main() -> None:
     parser.add_argument("--attach", default=None, help="letters attached to the one before (default: the record's)")
     parser.add_argument("--boards", type=int, default=500)
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--top", type=int, default=None, help="draw only the N most frequent clusters")
     args = parser.parse_args()
     record = get_language(args.lang)
     attach = record.attach if args.attach is None else args.attach
@@ -81,8 +85,9 @@ def main() -> None:
         "| mean score | boards under 10 points |"
     )
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
-    for label, policy in (("one per letter", ""), (f"clusters (attach {attach})", attach)):
-        m = measure(args.lang, policy, args.boards, args.seed)
+    clustered = f"clusters (attach {attach})" + (f", the {args.top} most frequent" if args.top else "")
+    for label, policy in (("one per letter", ""), (clustered, attach)):
+        m = measure(args.lang, policy, args.boards, args.seed, args.top if policy else None)
         print(
             f"| {label} | {m['faces']} | {m['dead']:.1f}% | {m['findable']:.1f}% | {m['words']:.1f} | "
             f"{m['mean']:.1f} | {m['under10']:.1f}% |"
