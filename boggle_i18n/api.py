@@ -287,7 +287,7 @@ def roll(
       letter mix, without the one-die-per-cell limit;
     - "lexicon": each distinct face weighted by `letter_counts` (face -> count) or,
       given a `lexicon`, by `face_counts(lexicon, faces)`. A language without dice
-      draws the letters of the lexicon's alphabet.
+      draws the letters of the lexicon's alphabet, or its clusters if its record `attach`es letters.
     The board's size is `size`, else the dice set's, else the language's first set's.
     """
     import random  # only rolls need it: not on the solve path

@@ -4,9 +4,9 @@
 
 Each language's boards come from its sourced dice set of that size, else from a
 letter distribution derived from its built lexicon (`api.letter_distribution`:
-the faces of its dice set of another size, else its alphabet, each weighted by
-how often it occurs in the lexicon's words). Which one is always stated
-(`BoardSource.label`). Boards are drawn as face codes straight into an
+the faces of its dice set of another size, else its alphabet (its clusters if the
+record `attach`es letters: Korean), each weighted by how often it occurs in the lexicon's
+words). Which one is always stated (`BoardSource.label`). Boards are drawn as face codes straight into an
 `int32[n, cells]` array with numpy, so tens of thousands cost milliseconds.
 
 Every language gets its own seed, `language_seed(seed, code)`, so adding a
