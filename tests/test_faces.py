@@ -191,3 +191,40 @@ def test_thai_keeps_one_face_per_letter_because_clusters_play_fewer_words(thai: 
 
     letters = api.face_counts(thai, sorted(set("".join(counted))))
     assert words_a_board(letters) > 1.2 * words_a_board(counted)
+
+
+@pytest.fixture(scope="module")
+def korean_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A store with a `ko` lexicon built by the real recipe from a five-word Hunspell pair (stored as jamo keys)."""
+    from boggle_i18n.lexicon.build import build_lexicon
+
+    folder = tmp_path_factory.mktemp("ko-source")
+    (folder / "ko.aff").write_text("SET UTF-8\n", encoding="utf-8")
+    (folder / "ko.dic").write_text("5\n사람\n바다\n가다\n나라\n다리\n", encoding="utf-8")
+    root = tmp_path_factory.mktemp("ko-store")
+    build_lexicon("ko", source=folder / "ko.dic", store=root, download=False)
+    return root
+
+
+def test_the_web_page_rolls_and_shows_what_the_cli_rolls(korean_store: Path, tmp_path: Path) -> None:
+    """GET /api/roll draws the same clusters as `random` (one distribution), and /api/solve shows them as syllables."""
+    pytest.importorskip("starlette", reason="the [web] extra is not installed")
+    from starlette.testclient import TestClient
+
+    from boggle_i18n.board import parse_board
+    from boggle_i18n.web import create_app
+
+    lexicon = Lexicon.load("ko", korean_store)
+    faces = set(api.cluster_counts(lexicon, VOWELS))
+    assert faces == {"ㅅㅏ", "ㄹㅏ", "ㅁ", "ㅂㅏ", "ㄷㅏ", "ㄱㅏ", "ㄴㅏ", "ㄹㅣ"}
+    rolled = api.roll(lang="ko", letters="lexicon", lexicon=lexicon, seed=5)
+    with TestClient(create_app(korean_store, tmp_path), base_url="http://127.0.0.1") as client:
+        r = client.get("/api/roll", params={"lang": "ko", "letters": "lexicon", "seed": "5"})
+        assert r.status_code == 200, r.text
+        board = r.json()["board"]
+        assert parse_board(board).faces == rolled.board.faces and set(rolled.board.faces) <= faces
+        r = client.get("/api/solve", params={"board": "사라/ㅁ바", "lang": "ko"})  # typed as syllables
+        assert r.status_code == 200, r.text
+        data = r.json()
+        assert data["shown_grid"] == [["사", "라"], ["ㅁ", "바"]]
+        assert "ㅅㅏㄹㅏㅁ" in {w["word"] for w in data["words"]}
