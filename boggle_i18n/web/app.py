@@ -272,7 +272,7 @@ class WebApp:
         self.lexicons = Lexicons(store)
         self.scorers = Scorers()
         self.jobs = Jobs()
-        self._counts: dict[tuple[int, tuple[str, ...]], dict[str, int]] = {}
+        self._counts: dict[tuple[int, tuple[str, ...], str], dict[str, int]] = {}
         self._checkers: dict[int, Any] = {}
         self._lock = threading.Lock()
         self._languages: tuple[tuple[tuple[str, int, int], ...], dict[str, Any]] | None = None
@@ -321,27 +321,31 @@ class WebApp:
         if letters is not None and letters.strip().lower() == "lexicon":
             chosen = select(lang=lang, lexicon=_lexicon(params), store=self.store)
             lexicon = self.lexicons.get(chosen.require_lexicon())
-            counts = self._letter_counts(lexicon, chosen.language.dice)
+            counts = self._letter_counts(lexicon, chosen.language.dice, chosen.language.attach)
         rolled = roll(
             dice=dice, lang=lang, size=size, letters=letters, seed=seed, letter_counts=counts, lexicon=lexicon
         )
         _check_shape(rolled.board.size)
         return rolled.to_dict()
 
-    def _letter_counts(self, lexicon: Any, dice_ids: Sequence[str]) -> dict[str, int]:
-        """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon."""
-        from ..api import face_counts
+    def _letter_counts(self, lexicon: Any, dice_ids: Sequence[str], attach: str = "") -> dict[str, int]:
+        """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon;
+        a language that attaches letters (Thai tone marks) draws the lexicon's clusters (`api.cluster_counts`)."""
+        from ..api import cluster_counts, face_counts
         from ..board.dice import get_dice
         from ..solver.scorer import lexicon_letters
 
-        key = (id(lexicon), tuple(dice_ids))
+        key = (id(lexicon), tuple(dice_ids), attach)
         with self._lock:
             counts = self._counts.get(key)
         if counts is None:
-            faces = set(lexicon_letters(lexicon))  # Welsh: ll is a letter
-            for d in dice_ids:
-                faces |= get_dice(d).faces
-            counts = face_counts(lexicon, sorted(faces - {""}))
+            if attach:
+                counts = cluster_counts(lexicon, attach)
+            else:
+                faces = set(lexicon_letters(lexicon))  # Welsh: ll is a letter
+                for d in dice_ids:
+                    faces |= get_dice(d).faces
+                counts = face_counts(lexicon, sorted(faces - {""}))
             with self._lock:
                 self._counts[key] = counts
         return counts
