@@ -35,6 +35,8 @@ __all__ = [  # `select` is the one function that chooses language, dice, lexicon
     "LETTER_MODES",
     "RolledBoard",
     "Selection",
+    "attached_letters",
+    "cluster_counts",
     "face_counts",
     "letter_distribution",
     "load_lexicon",
@@ -189,6 +191,48 @@ def face_counts(lexicon: Lexicon, faces: Iterable[str]) -> dict[str, int]:
     return {face: text.count(face) for face in faces if face}
 
 
+def attached_letters(lexicon: Lexicon) -> str:
+    """The letters the lexicon's language draws only on the face before them (its record's `attach`), or ""."""
+    from .errors import LanguageError
+
+    code = lexicon.manifest.get("language") if isinstance(getattr(lexicon, "manifest", None), dict) else None
+    if not isinstance(code, str):
+        return ""
+    try:
+        return get_language(code).attach
+    except LanguageError:  # a lexicon of a language this installation does not ship: one face per letter
+        return ""
+
+
+_CLUSTERS: dict[tuple[str, str], dict[str, int]] = {}
+
+
+def cluster_counts(lexicon: Lexicon, attach: str) -> dict[str, int]:
+    """How often each face occurs when the lexicon's words are split by `spelling.clusters(word, attach)`.
+
+    These are the faces a board draws from: every word splits into them, so every word can be found,
+    and a letter of `attach` comes up only on the face of a letter it follows in some word. Counted
+    once per stored lexicon (by its trie's sha256) and `attach`.
+    """
+    sha = lexicon.manifest.get("trie_sha256")  # an in-memory lexicon has none: counted each time
+    key = (sha, attach) if isinstance(sha, str) else None
+    counts = _CLUSTERS.get(key) if key else None
+    if counts is None:
+        import re
+        from collections import Counter
+
+        # spelling.clusters over every word at once (2.5M Korean words in seconds, not a loop per word):
+        # a letter with the attached letters after it, or a word's leading run of attached letters.
+        joined = re.escape(attach)
+        faces = re.findall(f"[^\\n{joined}][{joined}]*|[{joined}]+", "\n".join(lexicon))
+        counts = dict(Counter(faces))
+        if key:
+            if len(_CLUSTERS) > 16:
+                _CLUSTERS.clear()
+            _CLUSTERS[key] = counts
+    return dict(counts)
+
+
 def letter_distribution(
     source: DiceSet | None, lexicon: Lexicon | None, letter_counts: Mapping[str, int] | None = None
 ) -> tuple[list[str], list[int]]:
@@ -197,10 +241,16 @@ def letter_distribution(
     The faces are the distinct faces of `source` (a dice set lending its faces),
     else the letters of the lexicon's alphabet; each is weighted by `letter_counts`
     or by `face_counts(lexicon, faces)`, so a multi-letter face counts as itself.
-    Dice are never invented: only faces printed on a sourced set, or single letters.
+    Dice are never invented: only faces printed on a sourced set, or single letters,
+    or, for a language whose record `attach`es letters to the one before them, the
+    lexicon's own clusters (`cluster_counts`; `letter_counts` then maps those faces).
     """
+    attach = attached_letters(lexicon) if source is None and lexicon is not None else ""
     if source is not None:
         distinct = sorted(source.faces - {""})
+    elif attach and lexicon is not None:  # Thai: a tone mark is drawn on its consonant's face, never alone
+        letter_counts = dict(letter_counts) if letter_counts else cluster_counts(lexicon, attach)
+        distinct = sorted(letter_counts)
     elif lexicon is not None:
         from .solver.scorer import lexicon_letters  # the batch layer: not on the solve path
 
@@ -237,7 +287,7 @@ def roll(
       letter mix, without the one-die-per-cell limit;
     - "lexicon": each distinct face weighted by `letter_counts` (face -> count) or,
       given a `lexicon`, by `face_counts(lexicon, faces)`. A language without dice
-      draws the letters of the lexicon's alphabet.
+      draws the letters of the lexicon's alphabet, or its clusters if its record `attach`es letters.
     The board's size is `size`, else the dice set's, else the language's first set's.
     """
     import random  # only rolls need it: not on the solve path

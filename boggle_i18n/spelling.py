@@ -143,3 +143,21 @@ def order_marks(word: str, order: str) -> str:
             run = []
         out.append(ch)
     return "".join(out[:-1])
+
+
+def clusters(word: str, attach: str) -> list[str]:
+    """`word` as the faces of a language whose `attach` letters join the letter written before them.
+
+    Thai `ไก่` with the tone marks attached is `ไ`, `ก่`: the mark is drawn on its consonant's face, never on
+    a face of its own. A letter of `attach` with no letter before it (a word's first) stands alone. Without
+    `attach`, one face per character. Every word splits one way, so the faces spell it back in order.
+    """
+    if not attach:
+        return list(word)
+    out: list[str] = []
+    for ch in word:
+        if out and ch in attach:
+            out[-1] += ch
+        else:
+            out.append(ch)
+    return out

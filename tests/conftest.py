@@ -111,3 +111,22 @@ def enable1(built_store: Path) -> Lexicon:
 def dutch(built_store: Path) -> Lexicon:
     """The `nl` lexicon built from OpenTaal 2.20.23."""
     return Lexicon.load("nl", built_store)
+
+
+@pytest.fixture(scope="session")
+def browser() -> Any:
+    """Debian's chromium under Playwright, one for the session: every browser test shares it (a second
+    sync_playwright() in the same thread fails with "Sync API inside the asyncio loop")."""
+    from web_support import ARGS, CHROMIUM
+
+    require_file(CHROMIUM, "Debian's chromium: apt-get install chromium")
+    try:
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        if os.environ.get("CI", "").lower() in ("1", "true", "yes"):
+            pytest.fail("playwright is not installed (pip install -e '.[test]')")
+        pytest.skip("playwright is not installed")
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
+        yield b
+        b.close()

@@ -361,20 +361,18 @@ def test_export_is_a_patch_that_applies_to_the_shipped_lists(own_store: Path, tm
     assert "λογοσ" not in built and "αλαλοσ" not in built and set(shipped) - set(built) == {"λογοσ", "αλαλοσ"}
 
 
-def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path: Path) -> None:
+def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path: Path, browser: Any) -> None:
     """The web end screen: "not a word?" beside a found word POSTs it (Host and Origin checked like every
     request) to the player's blocklist; the next solve of the same board no longer has it."""
     from web_support import Server
 
-    chromium = require_file(Path("/usr/bin/chromium"), "Debian's chromium: apt-get install chromium")
-    sync_playwright = pytest.importorskip("playwright.sync_api").sync_playwright
     (tmp_path / "results").mkdir()
     server = Server(own_store, tmp_path / "results")
     try:
         board = urllib.parse.quote(LOGOS)
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=str(chromium), args=["--no-sandbox", "--disable-gpu"])
-            page = browser.new_page()
+        context = browser.new_context()
+        try:
+            page = context.new_page()
             page.set_default_timeout(30_000)
             errors: list[str] = []
             page.on("pageerror", lambda e: errors.append(str(e)))
@@ -389,8 +387,9 @@ def test_not_a_word_on_the_end_screen_removes_the_word(own_store: Path, tmp_path
             page.click("#play-found li[data-word='λογοσ'] button.not-word")
             page.wait_for_selector("#play-found li[data-removed=true]")
             assert "removed from el-fold" in page.text_content("#play-found li[data-word='λογοσ']")
-            browser.close()
-            assert not errors, errors
+        finally:
+            context.close()
+        assert not errors, errors
         blocked = own_store / "user-lists" / "el-fold.blocked.txt"
         assert blocked.read_text(encoding="utf-8").splitlines()[-1] == "λογοσ"
         query = urllib.parse.urlencode({"board": LOGOS, "lexicon": "el-fold"})

@@ -17,6 +17,18 @@ from boggle_i18n.lexicon.build import build_lexicon
 
 REPO = Path(__file__).resolve().parent.parent
 
+# Debian's chromium, driven by Playwright; one browser for the whole session (conftest.browser): two
+# sync_playwright() instances in one thread refuse to run.
+CHROMIUM = Path("/usr/bin/chromium")
+ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+
 
 def make_web_store(root: Path, built_store: Path) -> Path:
     """en-enable2k, en and nl copied from the session's built store; uk built from Debian's wukrainian, th
@@ -44,6 +56,7 @@ class Server:
     def __init__(self, store: Path, results: Path, max_files: int | None = None) -> None:
         """`max_files`: the server's file descriptor limit (soft and hard), as a user's `ulimit -n` sets it."""
         self.port = free_port()
+        self.store = store
         env = {**os.environ, "BOGGLE_I18N_HOME": str(store), "BOGGLE_I18N_OFFLINE": "1"}
         args = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(self.port), "--results", str(results)]
 

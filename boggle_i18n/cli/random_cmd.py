@@ -51,7 +51,12 @@ def describe(rolled: RolledBoard) -> str:
     if rolled.letters is None:
         how = f"rolled dice set {rolled.dice}"
     else:
-        source = f"the faces of {rolled.dice}" if rolled.dice else "the lexicon's alphabet"
+        if rolled.dice:
+            source = f"the faces of {rolled.dice}"
+        elif rolled.lexicon and get_language(rolled.language).attach:  # api.letter_distribution's clusters
+            source = "the lexicon's clusters (a letter with the letters its record attaches)"
+        else:
+            source = "the lexicon's alphabet"
         weight = f", weighted by lexicon {rolled.lexicon}" if rolled.lexicon else ", uniform over printed faces"
         how = f"drew {shape} letters from {source}{weight}"
     return f"{how} (language {rolled.language}), seed {rolled.seed}"

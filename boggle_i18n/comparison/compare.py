@@ -4,9 +4,9 @@
 
 Each language's boards come from its sourced dice set of that size, else from a
 letter distribution derived from its built lexicon (`api.letter_distribution`:
-the faces of its dice set of another size, else its alphabet, each weighted by
-how often it occurs in the lexicon's words). Which one is always stated
-(`BoardSource.label`). Boards are drawn as face codes straight into an
+the faces of its dice set of another size, else its alphabet (its clusters if the
+record `attach`es letters: Korean), each weighted by how often it occurs in the lexicon's
+words). Which one is always stated (`BoardSource.label`). Boards are drawn as face codes straight into an
 `int32[n, cells]` array with numpy, so tens of thousands cost milliseconds.
 
 Every language gets its own seed, `language_seed(seed, code)`, so adding a
@@ -86,19 +86,24 @@ class BoardSource:
     weights: tuple[float, ...] = ()  # ... and their probabilities
     lexicon: str | None = None  # "distribution": the lexicon whose letter frequencies weight the faces
     chosen: bool = False  # "distribution" asked for (roll="letters"), not for want of a dice set
+    clusters: bool = False  # "distribution": the lexicon's clusters (the record `attach`es letters), not its alphabet
 
     @property
     def label(self) -> str:
         """Short, for tables: `dice en-new-4x4` or `distribution (nl-4x4 faces)`."""
         if self.kind == "dice":
             return f"dice {self.dice.id}" if self.dice else "dice"
-        return f"distribution ({self.dice.id} faces)" if self.dice else "distribution (alphabet)"
+        if self.dice:
+            return f"distribution ({self.dice.id} faces)"
+        return "distribution (clusters)" if self.clusters else "distribution (alphabet)"
 
     def describe(self) -> str:
         """One sentence for stderr and docs."""
         if self.kind == "dice" and self.dice is not None:
             return f"rolled dice set {self.dice.id}"
         what = f"the faces of dice set {self.dice.id}" if self.dice else "the lexicon's alphabet"
+        if self.clusters and not self.dice:
+            what = "the lexicon's clusters (a letter with the letters its record attaches)"
         why = "--roll letters" if self.chosen else "no sourced dice set of this size"
         return (
             f"letter distribution: each cell drawn from {what}, weighted by letter frequencies in lexicon "
@@ -128,7 +133,10 @@ def board_source(selection: Selection, lexicon: Lexicon, roll: str | None = None
     faces, counts = letter_distribution(lender, lexicon)
     total = float(sum(counts))
     weights = tuple(c / total for c in counts)
-    return BoardSource("distribution", lender, tuple(faces), weights, lexicon.name, chosen=roll == "letters")
+    clusters = lender is None and bool(language.attach)
+    return BoardSource(
+        "distribution", lender, tuple(faces), weights, lexicon.name, chosen=roll == "letters", clusters=clusters
+    )
 
 
 def roll_codes(source: BoardSource, codec: FaceCodec, shape: Size, n: int, seed: int) -> np.ndarray:

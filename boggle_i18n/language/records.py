@@ -70,6 +70,7 @@ class Language:
     finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
     compose: str = ""  # how stored letters combine when shown: "hangul" (keystroke jamo -> syllable blocks)
     mark_order: str = ""  # the order a run of combining marks is written in (Thai: vowel sign, then tone mark)
+    attach: str = ""  # letters drawn only on the face of the letter before them (a board's clusters: spelling.clusters)
 
     def display(self, word: str) -> str:
         """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter),
@@ -82,7 +83,12 @@ class Language:
         return word[:-1] + last if last else word
 
     def display_face(self, face: str) -> str:
-        """A face as printed on a die, capitalised by the language's own case pairs (Turkish `i` -> `İ`, `ı` -> `I`)."""
+        """A face as printed on a die, capitalised by the language's own case pairs (Turkish `i` -> `İ`, `ı` -> `I`);
+        Korean keys composed as a word's are (a drawn face `ㄱㅏ` shows `가`)."""
+        if self.compose == "hangul" and len(face) > 1:
+            from ..hangul import compose
+
+            return compose(face)
         upper = next((u for u, low in self.lower.items() if low == face[:1] and len(u) == 1), None) if face else None
         return upper + face[1:] if upper else display_face(face)
 
@@ -270,6 +276,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "finals": (dict,),
     "compose": (str,),
     "mark_order": (str,),
+    "attach": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -322,6 +329,11 @@ def _check(raw: dict[str, Any], where: str | os.PathLike[str]) -> None:
     order = raw.get("mark_order", "")
     if any(not unicodedata.category(ch).startswith("M") for ch in order) or len(set(order)) != len(order):
         raise LanguageError(f"language record {where}: mark_order must list combining marks, each once")
+    attach = raw.get("attach", "")
+    if len(set(attach)) != len(attach) or not set(attach) <= set(raw.get("alphabet", "")):
+        raise LanguageError(f"language record {where}: attach must list letters of its alphabet, each once")
+    if attach and raw.get("boards", "dice") != "distribution":
+        raise LanguageError(f"language record {where}: attach shapes drawn faces: it needs boards = 'distribution'")
     if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
         raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
     if raw.get("status") == "beta" and not raw.get("status_reason"):
@@ -367,6 +379,7 @@ def _load(path: str | os.PathLike[str]) -> Language:
         finals=dict(raw.get("finals", {})),
         compose=raw.get("compose", ""),
         mark_order=raw.get("mark_order", ""),
+        attach=raw.get("attach", ""),
     )
 
 
