@@ -94,7 +94,7 @@ def test_the_page_is_serves_page_with_the_in_browser_api(site: Path) -> None:
     html = (site / "index.html").read_text("utf-8")
     served = (REPO / "boggle_i18n" / "web" / "static" / "index.html").read_text("utf-8")
     assert html.index("static/local_api.js") < html.index("static/app.js") and '"/static/' not in html
-    assert 'data-view="compare"' not in html and 'data-view="play"' in html
+    assert 'data-view="compare"' not in html and 'data-view="room"' not in html and 'data-view="play"' in html
     for name in ("app.js", "board.js", "i18n.js", "style.css"):
         assert (site / "static" / name).read_bytes() == (REPO / "boggle_i18n" / "web" / "static" / name).read_bytes()
     assert served.count("<section") == html.count("<section")
@@ -248,6 +248,8 @@ def test_a_challenge_link_plays_and_scores_as_the_cli(page: Any, host: StaticHos
     result = page.text_content("#play-result")
     assert f"{best['points']}/{expected['score']:,} points" in result
     assert f"1/{expected['n_words']:,} words" in result
+    removal = page.locator("#play-found button.not-word")  # the player's blocklist is the server's
+    assert removal.count() == 1 and not removal.is_visible()
     missed = page.eval_on_selector_all("#play-missed li", "els => els.map(e => e.dataset.word)")
     assert sorted(missed) == sorted(w["word"] for w in expected["words"][1:])
     link = page.input_value("#challenge-url")

@@ -33,8 +33,11 @@ STATIC = Path(__file__).resolve().parent / "static"
 MARK = "data/site.json"
 GENERATOR = "boggle-i18n export-web"
 SHELL = ("index.html", "app.js", "board.js", "i18n.js", "style.css", "solver.js", "local_api.js")
-# Views that need the server's jobs (a compare or a search running for minutes) or its results folder.
-SERVER_ONLY = ("compare", "search", "records")
+# Views that need the server: rooms (its clock and WebSocket), jobs (a compare or a search running for minutes),
+# its results folder.
+SERVER_ONLY = ("room", "compare", "search", "records")
+# Controls that change the server's state (a word removed from the player's list of a lexicon: `word remove`).
+SERVER_ONLY_CONTROLS = "button.not-word"
 ICON_SIDES = (192, 512)
 THEME = "#1f5fbf"  # the page's accent (style.css)
 
@@ -79,6 +82,7 @@ def page_html() -> str:
         f'<meta name="theme-color" content="{THEME}">\n'
         '<link rel="icon" href="static/icon.svg" type="image/svg+xml">\n'
         '<link rel="apple-touch-icon" href="static/icon-192.png">\n'
+        f"<style>{SERVER_ONLY_CONTROLS} {{ display: none; }}</style>\n"
     )
     html = html.replace('<link rel="icon" href="data:,">\n', "").replace("</head>", head + "</head>", 1)
     return html.replace(anchor, scripts + anchor)
