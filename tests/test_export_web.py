@@ -24,7 +24,7 @@ from typing import Any
 
 import pytest
 from conftest import require_file
-from web_support import REPO, free_port
+from web_support import REPO, Server, free_port
 
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
@@ -321,3 +321,12 @@ def test_after_one_visit_a_game_plays_offline(browser: Any, host: StaticHost, si
         assert not errors, errors
     finally:
         context.close()
+
+
+def test_serve_on_loopback_says_its_links_open_only_here(site_store: Path) -> None:
+    """`serve` on 127.0.0.1 says plainly that its links work only on this machine, and what travels."""
+    server = Server(site_store, REPO / "results")
+    code, err = server.stop()
+    assert code == 0, err
+    line = next(ln for ln in err.splitlines() if "open only on this machine" in ln)
+    assert "serve --lan" in line and "export-web" in line
