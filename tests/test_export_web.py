@@ -330,3 +330,39 @@ def test_serve_on_loopback_says_its_links_open_only_here(site_store: Path) -> No
     assert code == 0, err
     line = next(ln for ln in err.splitlines() if "open only on this machine" in ln)
     assert "serve --lan" in line and "export-web" in line
+
+
+def test_the_board_of_the_day_is_one_board_for_serve_and_the_static_site(site: Path, site_store: Path) -> None:
+    """`/api/daily` under serve and the static site's table (made by the same library call) agree, day by day;
+    another day, another board; a malformed day is one clear refusal."""
+    from boggle_i18n.daily import board_of_the_day, parse_day, today
+    from boggle_i18n.errors import BoggleI18nError
+    from boggle_i18n.web.app import WebApp
+
+    web = WebApp(site_store)
+    data = json.loads((site / "data" / "site.json").read_text("utf-8"))
+    for name, lang in (("en-enable2k", "en"), ("nl", "nl")):
+        rules = json.loads((site / data["lexicons"][name]["rules"]["path"]).read_text("utf-8"))
+        now = web.daily({"lang": lang, "lexicon": name})
+        assert now["date"] == today().isoformat() and now["board"] == rules["daily"][now["date"]]
+        later = sorted(rules["daily"])[200]
+        assert web.daily({"lang": lang, "date": later})["board"] == rules["daily"][later] != now["board"]
+    assert len(rules["daily"]) == 400
+    day = parse_day("2026-01-01")
+    assert board_of_the_day("en", day) == board_of_the_day("en", day)  # from the date alone, no state
+    with pytest.raises(BoggleI18nError, match="YYYY-MM-DD"):
+        web.daily({"lang": "en", "date": "tomorrow"})
+
+
+def test_the_board_of_the_day_plays_in_the_static_site(page: Any, host: StaticHost, site: Path) -> None:
+    """`?view=play&daily=1` starts today's board, the one the library rolled for today."""
+    from boggle_i18n.daily import today
+
+    data = json.loads((site / "data" / "site.json").read_text("utf-8"))
+    rules = json.loads((site / data["lexicons"]["en-enable2k"]["rules"]["path"]).read_text("utf-8"))
+    page.goto(f"{host.url}/?view=play&daily=1&lang=en&lexicon=en-enable2k")
+    page.wait_for_selector("body[data-game=running]", state="attached")
+    page.click("#play-end")
+    page.wait_for_selector("body[data-game=over]", state="attached")
+    link = urllib.parse.urlparse(page.input_value("#challenge-url"))
+    assert urllib.parse.parse_qs(link.query)["board"] == [rules["daily"][today().isoformat()]]

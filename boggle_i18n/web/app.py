@@ -328,6 +328,19 @@ class WebApp:
         _check_shape(rolled.board.size)
         return rolled.to_dict()
 
+    def daily(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """GET /api/daily: the board of the day (`daily.board_of_the_day`; `date=YYYY-MM-DD`, else today, UTC)."""
+        from ..daily import board_of_the_day, parse_day, today
+
+        text = _text(params, "date", limit=16)
+        day = parse_day(text) if text else today()
+        chosen = select(lang=_text(params, "lang", limit=16), lexicon=_lexicon(params), store=self.store)
+        lexicon = None
+        if chosen.for_size((4, 4)).dice is None:  # letters drawn by the word list: it is part of the rule
+            lexicon = self.lexicons.get(chosen.require_lexicon())
+        rolled = board_of_the_day(chosen.language.code, day, lexicon)
+        return {**rolled.to_dict(), "date": day.isoformat()}
+
     def _letter_counts(self, lexicon: Any, dice_ids: Sequence[str], attach: str = "") -> dict[str, int]:
         """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon;
         a language that attaches letters (Thai tone marks) draws the lexicon's clusters (`api.cluster_counts`)."""
@@ -895,6 +908,7 @@ def create_app(
         Route("/api/lexicons/{name}/build", lexicon_build, methods=["POST"]),
         Route("/api/solve", sync(web.solve)),
         Route("/api/roll", sync(web.roll)),
+        Route("/api/daily", sync(web.daily)),
         Route("/api/lookup", sync(web.lookup)),
         Route("/api/records", records),
         Route("/api/word/remove", word_remove, methods=["POST"]),

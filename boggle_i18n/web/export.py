@@ -6,11 +6,13 @@ per board size the dice set, shortest word and scoring (`select(...).for_size`),
 by length in letters,
 the language's dice faces (rolled in the page), the face table that reads board notation (every token a
 player or a link may write, mapped by `notation.face_of` with the language's shorthands and lower case), the
-faces' capitals as `solve` prints them, and the letter weights `roll --letters lexicon` draws with.
+faces' capitals as `solve` prints them, the letter weights `roll --letters lexicon` draws with, and the boards of
+the day (daily.py) for the coming year.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 from collections.abc import Iterable
 from typing import Any
 
@@ -20,6 +22,7 @@ from ..solver.base import Rules
 
 MAX_SIDE = 10  # the page's largest board side (web/app.py)
 MAX_CELLS = 64  # the walk's used-cell set is one 64-bit word (solver/_walk.h)
+DAILY_DAYS = 400  # boards of the day a site carries, from the day before its export: re-export within a year
 
 
 def browser_rules(rules: Rules, max_length: int) -> dict[str, Any]:
@@ -107,13 +110,23 @@ def lexicon_rules(name: str, store: Any = None) -> dict[str, Any]:
         dice[d] = {"rows": ds.rows, "cols": ds.cols, "dice": [[face.lower() for face in die] for die in ds.dice]}
         faces |= ds.faces
     faces -= {""}
-    # `roll --letters lexicon`'s faces and weights: from each dice set's faces ("" : the lexicon's letters).
+    # `roll --letters lexicon`'s faces and weights: from each dice set's faces; "": the lexicon's letters, or
+    # its clusters for a language that attaches letters (Thai), counted by the library as a roll counts them.
+    draw = {"": letter_distribution(None, lexicon)}
+    faces |= set(draw[""][0])
     counts = face_counts(lexicon, sorted(faces))
-    draw = {"": letter_distribution(None, lexicon, counts)}
     for d in language.dice:
         draw[d] = letter_distribution(get_dice(d), lexicon, counts)
     tokens = face_tokens(language, faces, dict(chosen.shorthands))
+    from ..daily import board_of_the_day, today
+
+    first = today() - dt.timedelta(days=1)  # a player a timezone behind UTC's new day
+    daily = {}
+    for n in range(DAILY_DAYS):
+        day = first + dt.timedelta(days=n)
+        daily[day.isoformat()] = board_of_the_day(language.code, day, lexicon).board.notation()
     return {
+        "daily": daily,
         "lang": language.code,
         "lexicon": name,
         "trie_sha256": lexicon.manifest.get("trie_sha256"),

@@ -287,6 +287,12 @@ function showWords() {
 // The game's board and words live in state.game only: the Solve view never shows them, the panel's
 // controls start a new game, and the words are listed when the game is over.
 
+// The board of the day (daily.py): the same board for everyone today in the board language, from the date.
+async function dailyGame() {
+  const d = await api("/api/daily?" + query({ lang: $("lang").value, lexicon: $("lexicon").value }));
+  return startGame({ board: d.board, minutes: null, vs: null });
+}
+
 async function startGame(challenge) {
   if (state.game && state.game.timer) clearInterval(state.game.timer);
   state.game = null;
@@ -1043,6 +1049,7 @@ async function main() {
   $("copy-challenge").addEventListener("click", guard(() => copy($("challenge-url").value, $("challenge-url"))));
   $("copy-result").addEventListener("click", guard(() => copy(`${$("play-result").textContent} ${$("challenge-url").value}`)));
   $("play-start").addEventListener("click", guard(() => startGame()));
+  $("play-daily").addEventListener("click", guard(dailyGame));
   $("play-end").addEventListener("click", () => endGame(false));
   $("play-form").addEventListener("submit", guard(async () => { const v = $("play-input").value; $("play-input").value = ""; await guess(v); }));
   state.tracer = Board.trace($("play-board"), $("play-path"), {
@@ -1082,6 +1089,10 @@ async function main() {
     state.game = { over: true }; // showView must not roll a board of its own
     showView("play");
     await startGame({ board: url.get("board"), minutes: minutes > 0 && minutes <= 60 ? minutes : null, vs: url.has("vs") ? Number(url.get("vs")) : null }).catch(sayError);
+  } else if (view === "play" && url.get("daily")) {
+    state.game = { over: true }; // showView must not roll a board of its own
+    showView("play");
+    await dailyGame().catch(sayError);
   } else {
     showView(view);
     if (state.solved) showSolved();

@@ -189,6 +189,16 @@
     return { board: notation(rows, cols, faces), rows, cols, seed: null, lang: rules.lang, dice: mode ? null : diceId, letters: mode || null, lexicon: mode === "lexicon" ? name : null };
   }
 
+  // The board of the day: the library rolled the coming year's (daily.py, web/export.py); today is UTC's day.
+  async function daily(p) {
+    const { name, rules } = await chosenLexicon(p);
+    const day = p.get("date") || new Date().toISOString().slice(0, 10);
+    const board = rules.daily[day];
+    if (!board) throw fail(400, `this site has no board of the day for ${day}: publish a newer export`);
+    const dice = (rules.sizes["4x4"] || {}).dice || null;
+    return { board, rows: 4, cols: 4, seed: null, lang: rules.lang, dice, letters: dice ? null : "lexicon", lexicon: dice ? null : name, date: day };
+  }
+
   // ---------------------------------------------------------------- solve
 
   // A bracketed face the token table does not list (`[ij]`): parse_board takes any group of the language's
@@ -286,6 +296,7 @@
   const ROUTES = {
     "/api/languages": async () => (await loadSite()).languages,
     "/api/roll": roll,
+    "/api/daily": daily,
     "/api/solve": solve,
     "/api/lookup": lookup,
   };
