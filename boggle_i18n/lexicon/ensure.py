@@ -13,7 +13,7 @@ from __future__ import annotations
 import os
 
 from .. import jsontext
-from ..errors import BoggleI18nError, LexiconError, RecipeError, SourceError
+from ..errors import BoggleI18nError, LexiconError, NoSourceError, RecipeError, SourceError
 from ..folders import clean, data_folder
 from ..pipeline.recipe_files import content_sha256, merged_recipe
 from .store import Lexicon, is_lexicon_name, lexicon_files, lexicon_name, lexicon_paths
@@ -114,9 +114,20 @@ def _manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
 
 
 def _recorded_recipe(manifest: dict[str, Any]) -> tuple[Any, Any]:
-    """(recipe name, recipe sha256) a manifest records."""
+    """(recipe name, recipe sha256) a manifest records.
+
+    A shipped recipe stored `--as` another name (`build-lexicon en-us --as en`, what a machine without ENABLE is
+    told to run) records the name it was stored under in its recipe, and the recipe it came from in its
+    `build_command`: that one counts, so the result is not taken for a stale build of the recipe it stands in for.
+    """
     recipe = manifest.get("recipe")
-    return (recipe.get("name") if isinstance(recipe, dict) else None), manifest.get("recipe_sha256")
+    name = recipe.get("name") if isinstance(recipe, dict) else None
+    command = manifest.get("build_command")
+    if isinstance(command, list) and "--as" in command and len(command) > 1:
+        origin = command[1]
+        if isinstance(origin, str) and not origin.endswith(".toml"):
+            name = origin
+    return name, manifest.get("recipe_sha256")
 
 
 def _recipe_or_none(name: str) -> Recipe | None:
@@ -144,9 +155,115 @@ def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
 
 
 def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progress | None) -> Lexicon:
+    """Build on first use: say which language and source, show how far the read is, and when the source cannot
+    be had, name what is installed instead (`no_source_hint`) -- decided here for every command and the web."""
+    from ..progress import task
     from .build import build_lexicon  # the pipeline: only when something is built
 
-    return build_lexicon(name, store=store, progress=progress)
+    recipe = _recipe_or_none(name)
+    say = progress or (lambda _msg: None)
+    title = f"building lexicon {recipe.name if recipe else name}"
+    if recipe is not None:
+        title += f" ({language_name(recipe.language)})"
+        plan = planned_source(recipe)
+        if plan is not None:  # else the build stops at once, with the hint below as its one line
+            say(f"{title}, first use: source {plan}")
+    shown = [0]
+    with task(title, total=100) as advance:
+
+        def on_bytes(done: int, total: int) -> None:
+            percent = min(100, 100 * done // total) if total else 0
+            if percent > shown[0]:
+                advance(percent - shown[0])
+                shown[0] = percent
+
+        try:
+            return build_lexicon(name, store=store, progress=progress, on_bytes=on_bytes)
+        except NoSourceError as exc:
+            if recipe is None:
+                raise
+            why = "; ".join(exc.tried) or "not found"
+            raise NoSourceError(
+                f"lexicon {recipe.name!r} is not built and its list, {recipe.source.name}, is not here ({why}). "
+                + no_source_hint(recipe, store)
+            ) from None
+
+
+def language_name(code: str) -> str:
+    """A language's English name for notes (`he` -> Hebrew), or its code if it has no record."""
+    from ..language.records import get_language
+
+    try:
+        return get_language(code).name
+    except BoggleI18nError:
+        return code
+
+
+def planned_source(recipe: Recipe) -> str | None:
+    """Which list a build of `recipe` will read, said before it starts (the order is `resolve_source`'s), or None
+    when there is none to read (not here, and no download: offline, or the recipe has no URL)."""
+    from ..pipeline.sources import OFFLINE_ENV, source_at_hand
+
+    here = source_at_hand(recipe)
+    if here is not None:
+        path = here.split(" ", 1)[0]
+        return f"{recipe.source.name} (installed)" if path in recipe.source.name else f"{recipe.source.name}, {here}"
+    if recipe.source.url and recipe.source.sha256 and not os.environ.get(OFFLINE_ENV):
+        return f"{recipe.source.name}, to be downloaded from {recipe.source.url}"
+    return None
+
+
+def installed_alternatives(recipe: Recipe, store: str | os.PathLike[str] | None) -> list[tuple[str, str]]:
+    """Other lexicons of `recipe`'s language that work without a download: (name, where), built ones first.
+
+    The language record's own order (its default first) decides among each kind.
+    """
+    from ..language.records import get_language
+    from ..pipeline.recipe import load_recipe, recipe_names
+    from ..pipeline.sources import source_at_hand
+
+    try:
+        names = list(get_language(recipe.language).lexicons)
+    except BoggleI18nError:
+        names = []
+    shipped = set(recipe_names())
+    built, at_hand = [], []
+    for other in names:
+        if other == recipe.name or other not in shipped:
+            continue
+        if _current_build(other, store) is not None:
+            built.append((other, "built"))
+            continue
+        here = source_at_hand(load_recipe(other))
+        if here is not None:
+            at_hand.append((other, here))
+    return built + at_hand
+
+
+def no_source_hint(recipe: Recipe, store: str | os.PathLike[str] | None) -> str:
+    """What to do when `recipe`'s list cannot be had here: the one command that makes its name work.
+
+    Every command that loads lexicons by name (`solve`, `compare`, the web) works once a lexicon of that name is
+    built, so the hint is a `build-lexicon` command, never an option some command lacks: with an installed list of
+    the same language, `build-lexicon OTHER --as NAME` (the manifest records the list it really is); without one,
+    `build-lexicon NAME --source FILE` with a copy of the recipe's list.
+    """
+    language = language_name(recipe.language)
+    others = installed_alternatives(recipe, store)
+    copy = f"boggle-i18n build-lexicon {recipe.name} --source FILE"
+    if recipe.source.url:
+        copy += f" (the list is at {recipe.source.url})"
+    if not others:
+        return f"No other {language} list is installed here: with a copy of {recipe.source.name}, run: {copy}"
+    best, where = others[0]
+    kind = "is built" if where == "built" else f"can be built from {where}"
+    also = ", ".join(n for n, _ in others[1:])
+    return (
+        f"The {language} lexicon {best} {kind}: pass --lexicon {best} where a command takes one, or make "
+        f"{recipe.name!r} that list for every command: boggle-i18n build-lexicon {best} --as {recipe.name}"
+        + (f" (also at hand: {also})" if also else "")
+        + f"; or, with a copy of {recipe.source.name}: {copy}"
+    )
 
 
 def stale_letters(manifest_path: Path, recipe: Recipe) -> bool:

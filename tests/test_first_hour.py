@@ -1,0 +1,167 @@
+"""A newcomer's first hour (issue 38): English offline, first-use builds, `random`, a user's own list, the data.
+
+Every test runs offline on an empty store (conftest's autouse fixture sets BOGGLE_I18N_OFFLINE and fresh folders).
+The English ones need Debian's wamerican (/usr/share/dict/american-english), which .ci/run installs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from conftest import require_file
+
+from boggle_i18n import Lexicon, build_lexicon
+from boggle_i18n.cli import app
+from boggle_i18n.cli.testing import CliRunner
+from boggle_i18n.errors import NoSourceError
+from boggle_i18n.lexicon.ensure import ensure_lexicon
+
+runner = CliRunner()
+AMERICAN = Path("/usr/share/dict/american-english")
+BOARD = "serstanetigelpsr"  # a 4x4 board with plenty of English words
+
+
+def _run(*args: str) -> object:
+    return runner.invoke(app, list(args))
+
+
+@pytest.fixture
+def american() -> Path:
+    """Debian's American English list, the one an offline machine has in place of ENABLE."""
+    return require_file(AMERICAN, "Debian's wamerican; apt-get install wamerican")
+
+
+# --- English offline: one library place says what to do -------------------------------------------------
+
+
+def test_solve_offline_names_the_installed_english_list(american: Path, store: Path) -> None:
+    """`solve` of an English board with no ENABLE and no internet: one Error line naming en-us and the command."""
+    result = _run("solve", BOARD, "--store", str(store))
+    assert result.exit_code != 0
+    lines = result.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
+    message = lines[0]
+    assert "lexicon 'en' is not built" in message and "downloads are off" in message
+    assert "boggle-i18n build-lexicon en-us --as en" in message
+    assert "--lexicon en-us" in message and str(american) in message
+    assert "--source PATH" not in message  # the option solve does not have
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("command", [["lookup", "cat"], ["compare", "en", "--boards", "5"], ["score"]])
+def test_every_command_gets_the_same_hint(american: Path, store: Path, command: list[str]) -> None:
+    """lookup, compare and score meet the same decision: it is made in the ensure layer, not per command."""
+    result = runner.invoke(app, [*command, "--store", str(store)], input="serstanetigelpsr\n")
+    assert result.exit_code != 0
+    assert "boggle-i18n build-lexicon en-us --as en" in result.stderr, result.stderr
+
+
+def test_the_named_command_makes_solve_work(american: Path, store: Path) -> None:
+    """Running the one command the hint names makes `solve` (and every command using `en`) work offline."""
+    built = _run("build-lexicon", "en-us", "--as", "en", "--store", str(store))
+    assert built.exit_code == 0, built.stderr
+    result = _run("solve", BOARD, "--store", str(store), "--json")
+    assert result.exit_code == 0, result.stderr
+    solved = json.loads(result.stdout)
+    assert solved["lexicon"]["name"] == "en" and solved["score"] > 0
+    manifest = Lexicon.load("en", store).manifest
+    assert manifest["source"]["path"] == str(american)  # recorded as what it is: SCOWL, not ENABLE
+    looked = _run("lookup", "cat", "--store", str(store))
+    assert looked.exit_code == 0 and "yes" in looked.stdout
+
+
+def test_hint_prefers_a_built_alternative(american: Path, store: Path) -> None:
+    """Once en-us is built, the hint says so (a built list first, an installed one after)."""
+    build_lexicon("en-us", store=store, download=False)
+    with pytest.raises(NoSourceError, match=r"lexicon en-us is built: pass --lexicon en-us"):
+        ensure_lexicon("en", store=store)
+
+
+def test_first_use_build_says_language_and_source(american: Path, store: Path) -> None:
+    """A first use names the language and the list it reads before building, and the build after."""
+    result = _run("solve", BOARD, "--lexicon", "en-us", "--store", str(store))
+    assert result.exit_code == 0, result.stderr
+    first, second = result.stderr.strip().splitlines()[:2]
+    assert first.startswith("building lexicon en-us (English), first use: source wamerican")
+    assert str(american) in first
+    assert second.startswith("lexicon 'en-us' was not built yet: built it first in ")
+
+
+def test_first_use_build_shows_progress(american: Path, store: Path) -> None:
+    """The build is a progress task named with its language, advanced to 100% as the list is read."""
+    from boggle_i18n import progress
+
+    seen: list[tuple[str, int | None]] = []
+    advanced: list[int] = []
+
+    class Shown:
+        def __enter__(self) -> object:
+            return advanced.append
+
+        def __exit__(self, *exc: object) -> None:
+            return None
+
+    def reporter(message: str, total: int | None) -> Shown:
+        seen.append((message, total))
+        return Shown()
+
+    progress.set_reporter(reporter)
+    try:
+        ensure_lexicon("en-us", store=store)
+    finally:
+        progress.set_reporter(None)
+    assert ("building lexicon en-us (English)", 100) in seen
+    assert sum(advanced) == 100
+
+
+# --- a user's own list is recorded as theirs -----------------------------------------------------------
+
+
+def test_own_source_is_recorded_as_the_users(tmp_path: Path, store: Path) -> None:
+    """`build-lexicon en --source my-words.txt --as en-mine`: name, path and sha256 of that file, licence unknown."""
+    words = tmp_path / "my-words.txt"
+    words.write_text("cat\ndogs\nhouse\n", encoding="utf-8")
+    result = _run("build-lexicon", "en", "--source", str(words), "--as", "en-mine", "--store", str(store), "--json")
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads(result.stdout)
+    source = manifest["source"]
+    assert source["name"] == "my-words.txt" and source["path"] == str(words) and source["url"] is None
+    import hashlib
+
+    assert source["sha256"] == hashlib.sha256(words.read_bytes()).hexdigest()
+    assert manifest["licence"] == "unknown" and "ENABLE" not in manifest["attribution"]
+    text = _run("build-lexicon", "en", "--source", str(words), "--as", "en-mine", "--store", str(store))
+    assert "licence: unknown" in text.stdout and "ENABLE" not in text.stdout
+
+
+def test_own_source_licence_option(tmp_path: Path, store: Path) -> None:
+    """`--licence` is recorded, and kept in the rebuild command; an empty one is refused before any work."""
+    words = tmp_path / "mine.txt"
+    words.write_text("cat\ndogs\n", encoding="utf-8")
+    args = ["build-lexicon", "en", "--source", str(words), "--as", "en-mine", "--store", str(store)]
+    result = _run(*args, "--licence", "CC0-1.0", "--json")
+    assert result.exit_code == 0, result.stderr
+    manifest = json.loads(result.stdout)
+    assert manifest["licence"] == "CC0-1.0" and manifest["build_command"][-2:] == ["--licence", "CC0-1.0"]
+    refused = _run(*args, "--licence", " ")
+    assert refused.exit_code != 0 and refused.stderr.startswith("Error: --licence")
+
+
+def test_copy_of_the_recipes_own_list_keeps_its_name(tmp_path: Path, store: Path) -> None:
+    """A --source file with the recipe's sha256 is the recipe's list: its name, version, URL and licence."""
+    from boggle_i18n.pipeline.recipe import load_recipe
+
+    recipe = load_recipe("en")
+    words = tmp_path / "copy.txt"
+    words.write_text("cat\ndogs\n", encoding="utf-8")
+    import dataclasses
+
+    same = dataclasses.replace(recipe.source, sha256=__import__("hashlib").sha256(words.read_bytes()).hexdigest())
+    from boggle_i18n.pipeline.sources import resolve_source
+
+    resolved = resolve_source(dataclasses.replace(recipe, source=same), words)
+    list(resolved.lines("utf-8"))
+    assert not resolved.own_list(same)
+    assert resolved.name == recipe.source.name and resolved.url == recipe.source.url
