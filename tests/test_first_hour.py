@@ -165,3 +165,50 @@ def test_copy_of_the_recipes_own_list_keeps_its_name(tmp_path: Path, store: Path
     list(resolved.lines("utf-8"))
     assert not resolved.own_list(same)
     assert resolved.name == recipe.source.name and resolved.url == recipe.source.url
+
+
+# --- random: the same fallback as compare and the web; its output pipes ------------------------------------
+
+
+def test_random_without_dice_draws_by_the_lexicon(store: Path) -> None:
+    """`random --lang gd` (no dice set) draws letters by its lexicon, as compare does, instead of refusing."""
+    from test_debian_lists import system_list
+
+    system_list("gd")  # wgaelic: small, installed by .ci/run
+    result = _run("random", "--lang", "gd", "--seed", "4", "--store", str(store))
+    assert result.exit_code == 0, result.stderr
+    assert "weighted by lexicon gd" in result.stdout and "--letters lexicon" in result.stdout
+    again = next(line for line in result.stdout.splitlines() if line.startswith("# again: "))
+    repeat = _run(*again.split()[3:], "--store", str(store))  # drop "# again: boggle-i18n"
+    assert repeat.stdout == result.stdout
+
+
+def test_random_fallback_is_compares_rule() -> None:
+    """One rule: compare's board source and random's default both follow Selection.rolls."""
+    from boggle_i18n.language.selection import select
+
+    assert select(lang="en", size=(4, 4)).rolls == "dice"
+    assert select(lang="en", size=(3, 3)).rolls == "letters"
+    assert select(lang="he").rolls == "letters"
+
+
+def test_random_3x3_english_falls_back_too(built_store: Path) -> None:
+    """A size with no English dice draws by the lexicon's frequencies instead of stopping."""
+    rolled = _run("random", "--lang", "en", "--size", "3x3", "--seed", "1", "--store", str(built_store))
+    assert rolled.exit_code == 0, rolled.stderr
+    assert "drew 3x3 letters from the faces of en-new-4x4, weighted by lexicon en" in rolled.stdout
+
+
+@pytest.mark.parametrize("reader", [["solve", "-", "--lang", "nl"], ["score", "-", "--lang", "nl"]])
+def test_random_output_pipes_into_solve_and_score(reader: list[str], built_store: Path) -> None:
+    """`random | solve -` and `random | score -` read the default output as it is (the `#` lines are skipped)."""
+    rolled = _run("random", "--dice", "nl-4x4", "--seed", "7")
+    assert rolled.exit_code == 0
+    (notation,) = [line for line in rolled.stdout.splitlines() if not line.startswith("#")]
+    result = runner.invoke(app, [*reader, "--store", str(built_store)], input=rolled.stdout)
+    assert result.exit_code == 0, result.stderr
+    if reader[0] == "score":
+        assert result.stdout.startswith(f"{notation}\t")
+    else:
+        direct = _run("solve", notation, "--lang", "nl", "--store", str(built_store))
+        assert result.stdout.splitlines()[:4] == direct.stdout.splitlines()[:4]
