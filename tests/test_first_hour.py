@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 import pytest
 from conftest import require_file
@@ -212,3 +213,82 @@ def test_random_output_pipes_into_solve_and_score(reader: list[str], built_store
     else:
         direct = _run("solve", notation, "--lang", "nl", "--store", str(built_store))
         assert result.stdout.splitlines()[:4] == direct.stdout.splitlines()[:4]
+
+
+# --- the tests' real data: a way to get it, and a closing summary that says it is missing ----------------------
+
+
+def _fetch_tool() -> object:
+    import importlib.util
+
+    from conftest import REPO
+
+    spec = importlib.util.spec_from_file_location("fetch_test_data", REPO / "tools" / "fetch_test_data.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    import sys
+
+    sys.modules[spec.name] = module  # its dataclasses look their module up there
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fetch_table_matches_the_shared_readme() -> None:
+    """The script's checksums are the ones shared/data/lexicons/README.md records, for every file it fetches."""
+    import re
+
+    from conftest import shared_file
+
+    readme = shared_file("lexicons", "README.md").read_text(encoding="utf-8")
+    recorded = dict(re.findall(r"^\| ([\w.-]+) \| [\d,]+ \| [\d,]+ \| ([0-9a-f]{64}) \|$", readme, re.M))
+    tool: Any = _fetch_tool()
+    for item in tool.FILES:
+        assert recorded[item.name.removeprefix("lexicons/")] == item.sha256, item.name
+
+
+def test_fetch_normalisations_give_the_shared_bytes() -> None:
+    """ENABLE as downloaded (CRLF, no final line end; ENABLE2K with CRs) normalises to the shared files' bytes."""
+    import hashlib
+
+    from conftest import shared_file
+
+    tool: Any = _fetch_tool()
+    by_name = {item.name: item for item in tool.FILES}
+    enable1 = shared_file("lexicons", "en-enable1.txt").read_bytes()
+    upstream = enable1.replace(b"\n", b"\r\n").removesuffix(b"\r\n") + b" \r\n\r\n"  # a copy with stray blanks
+    assert hashlib.sha256(tool.enable_normalised(upstream)).hexdigest() == by_name["lexicons/en-enable1.txt"].sha256
+    enable2k = shared_file("lexicons", "en-enable2k.txt").read_bytes()
+    crlf = enable2k.replace(b"\n", b"\r\n")
+    assert hashlib.sha256(tool.without_cr(crlf)).hexdigest() == by_name["lexicons/en-enable2k.txt"].sha256
+
+
+def test_fetch_offline_copies_installed_lists(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """Offline, the installed Debian lists are copied with their checksums checked; the downloads are named as
+    missing, nothing half-written is left, and the exit status says files are missing."""
+    spanish = require_file(Path("/usr/share/dict/spanish"), "apt-get install wspanish")
+    tool: Any = _fetch_tool()
+    dest = tmp_path / "data"
+    assert tool.main(["--dest", str(dest)]) == 1  # conftest sets BOGGLE_I18N_OFFLINE: the downloads are missing
+    err = capsys.readouterr().err
+    assert "lexicons/en-enable1.txt: downloads are off" in err and "not in" in err
+    copied = dest / "lexicons" / "es-wspanish.txt"
+    assert copied.read_bytes() == spanish.read_bytes()
+    assert not list((dest / "lexicons").glob(".*.tmp")) and not (dest / "lexicons" / "en-enable1.txt").exists()
+    # A file with another checksum is reported and left as it is.
+    copied.write_bytes(b"not the list\n")
+    ok, what = tool.fetch(next(i for i in tool.FILES if i.name.endswith("es-wspanish.txt")), dest, False)
+    assert not ok and "left alone" in what and copied.read_bytes() == b"not the list\n"
+
+
+def test_closing_summary_counts_skips_for_want_of_data() -> None:
+    """The pytest closing summary counts the skips that want ../shared and names the fetch command."""
+    from conftest import SHARED_REASON, data_summary
+
+    reasons = [f"needs /x/lexicons/en-enable2k.txt ({SHARED_REASON})"] * 3 + [
+        "needs /usr/share/dict/dutch (apt-get install wdutch; .ci/run installs it)",
+        "some other reason",
+    ]
+    shared, debian = data_summary(reasons)
+    assert shared.startswith("3 skipped for want of the real test data") and "tools/fetch_test_data.py" in shared
+    assert debian.startswith("1 skipped for want of a Debian package")
+    assert data_summary(["some other reason"]) == []
