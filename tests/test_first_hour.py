@@ -292,3 +292,49 @@ def test_closing_summary_counts_skips_for_want_of_data() -> None:
     assert shared.startswith("3 skipped for want of the real test data") and "tools/fetch_test_data.py" in shared
     assert debian.startswith("1 skipped for want of a Debian package")
     assert data_summary(["some other reason"]) == []
+
+
+# --- the web page: a language it can play, and a build that says whose list and how far ----------------------
+
+
+def test_playable_lexicon_prefers_built_then_installed() -> None:
+    """The web page's choice: the default when built, another built one, the default installed, another installed."""
+    from boggle_i18n.language.overview import playable_lexicon
+
+    def lex(name: str, state: str = "not built", at_hand: bool = False) -> dict[str, Any]:
+        return {"name": name, "state": state, "at_hand": at_hand}
+
+    assert playable_lexicon("en", [lex("en", "built"), lex("en-us", "built")]) == "en"
+    assert playable_lexicon("en", [lex("en"), lex("en-us", at_hand=True), lex("en-gb", "built")]) == "en-gb"
+    assert playable_lexicon("en", [lex("en"), lex("en-gb", at_hand=True), lex("en-us", at_hand=True)]) == "en-gb"
+    assert playable_lexicon("nl", [lex("nl", at_hand=True), lex("nl-teuncm", at_hand=True)]) == "nl"
+    assert playable_lexicon("en", [lex("en"), lex("en-enable2k")]) is None  # only downloads: not without a wait
+
+
+def test_languages_say_what_is_playable_offline(american: Path, store: Path) -> None:
+    """On an empty store offline, English is playable with its installed list, not with ENABLE (a download)."""
+    from boggle_i18n.language.overview import language_overview
+
+    english = next(x for x in language_overview(store) if x["lang"] == "en")
+    assert english["playable_lexicon"] == "en-us"
+    states = {x["name"]: x["at_hand"] for x in english["lexicons"]}
+    assert states["en-us"] and not states["en"]
+
+
+def test_web_build_reports_language_and_percent(store: Path) -> None:
+    """A first-use build on the server records the lexicon's language and reaches 100% of its list read."""
+    from test_debian_lists import system_list
+
+    from boggle_i18n.web.state import Building, Lexicons
+
+    system_list("gd")
+    lexicons = Lexicons(store)
+    try:
+        lexicons.get("gd", wait=0.0, build=True)
+    except Building as exc:
+        assert exc.to_dict()["building"] == "gd" and "percent" in exc.to_dict()
+    lexicon = lexicons.get("gd", wait=60.0, build=True)
+    assert len(lexicon) > 0
+    status = lexicons.status()["gd"]
+    assert status["lang"] == "gd" and status["percent"] == 100
+    assert any(line.startswith("building lexicon gd (") for line in status["lines"])

@@ -35,13 +35,16 @@ def ensure_lexicon(
     store: str | os.PathLike[str] | None = None,
     progress: Progress | None = None,
     on_build: Callable[[str], None] | None = None,
+    on_read: Callable[[int], None] | None = None,
 ) -> Lexicon:
     """Load lexicon `name`, building it first from the best available source if it is not built.
 
     `name` may be a recipe `.toml` path: its lexicon is stored under the recipe's own name.
     A lexicon whose manifest names another recipe hash than the current recipe
     (a shipped recipe updated since, or a user's recipe edited) is rebuilt; if
-    it cannot be (its source is gone), that is an error, never a silent load.
+    it cannot be (its source is gone), that is an error, never a silent load. A build says its language and
+    source through `progress`, and how much of its list it has read through `on_read(percent)` (the web page's
+    bar; a terminal's comes from the progress task).
     """
     if name.endswith(".marisa"):
         return Lexicon.load(name)  # a trie file by path: nothing to build
@@ -59,13 +62,13 @@ def ensure_lexicon(
         check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
             on_build(name_in_store)
-        return _build(name, store=store, progress=progress)
+        return _build(name, store=store, progress=progress, on_read=on_read)
     if recipe is not None and (why := stale_reason(manifest_path, recipe)):
         check_writable_dir(store_dir(store), "lexicon store")
         if on_build:
             on_build(name_in_store)
         try:
-            return _build(name, store=store, progress=progress)
+            return _build(name, store=store, progress=progress, on_read=on_read)
         except SourceError as exc:
             raise LexiconError(f"lexicon {name_in_store!r} was {why} and cannot be rebuilt: {exc}") from None
     return Lexicon.load(name_in_store, store)
@@ -154,7 +157,13 @@ def stale_recipe(manifest_path: Path, recipe: Recipe) -> str | None:
     return str(recorded)
 
 
-def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progress | None) -> Lexicon:
+def _build(
+    name: str,
+    *,
+    store: str | os.PathLike[str] | None,
+    progress: Progress | None,
+    on_read: Callable[[int], None] | None = None,
+) -> Lexicon:
     """Build on first use: say which language and source, show how far the read is, and when the source cannot
     be had, name what is installed instead (`no_source_hint`) -- decided here for every command and the web."""
     from ..progress import task
@@ -169,13 +178,17 @@ def _build(name: str, *, store: str | os.PathLike[str] | None, progress: Progres
         if plan is not None:  # else the build stops at once, with the hint below as its one line
             say(f"{title}, first use: source {plan}")
     shown = [0]
-    with task(title, total=100) as advance:
+    # An expanded dictionary streams a tool's output, whose length nobody knows before: a bar without an end.
+    measured = recipe is None or not recipe.source.expand
+    with task(title, total=100 if measured else None) as advance:
 
         def on_bytes(done: int, total: int) -> None:
             percent = min(100, 100 * done // total) if total else 0
             if percent > shown[0]:
                 advance(percent - shown[0])
                 shown[0] = percent
+                if on_read is not None:
+                    on_read(percent)
 
         try:
             return build_lexicon(name, store=store, progress=progress, on_bytes=on_bytes)

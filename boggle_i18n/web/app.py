@@ -372,7 +372,7 @@ class WebApp:
         except Building as exc:
             if build:
                 raise
-            return {"name": name, "state": "building", "lines": exc.lines}
+            return {"name": name, "state": "building", "lines": exc.lines, "lang": exc.lang, "percent": exc.percent}
         except NotBuilt as exc:
             return {"name": name, "state": "not built", "error": str(exc)}
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
@@ -618,10 +618,7 @@ def create_app(
         try:
             return JSONResponse(await run_in_threadpool(call), status_code=status)
         except Building as exc:
-            return JSONResponse(
-                {"building": exc.name, "lines": exc.lines, "error": f"lexicon {exc.name!r} is being built: try again"},
-                status_code=202,
-            )
+            return JSONResponse(exc.to_dict(), status_code=202)
         except Busy as exc:
             return error(exc, 429)
         except NotBuilt as exc:  # a GET never builds: the page asks with POST /api/lexicons/NAME/build
