@@ -338,3 +338,14 @@ def test_web_build_reports_language_and_percent(store: Path) -> None:
     status = lexicons.status()["gd"]
     assert status["lang"] == "gd" and status["percent"] == 100
     assert any(line.startswith("building lexicon gd (") for line in status["lines"])
+
+
+def test_lookup_says_what_it_builds(store: Path) -> None:
+    """`lookup` builds on first use through the command line's loader, so it names language and source too."""
+    from test_debian_lists import system_list
+
+    system_list("gd")
+    result = _run("lookup", "taigh", "--lang", "gd", "--store", str(store))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("building lexicon gd (") and "/usr/share/dict/gaelic" in result.stderr
+    assert "lexicon 'gd' was not built yet: built it first" in result.stderr
