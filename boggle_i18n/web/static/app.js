@@ -775,11 +775,16 @@ async function main() {
   bindList($("words"), $("solve-board"), $("solve-path"));
   bindList($("play-found"), $("play-board"), $("play-path"));
   bindList($("play-missed"), $("play-board"), $("play-path"));
-  // The board's language: the link's, else the interface language when it can be played without a download (a
-  // word list built or installed), else English when it can, else the first language that can, else English.
-  const playable = (code) => state.languages.some((l) => l.lang === code && l.playable_lexicon);
-  const first = state.languages.find((l) => l.playable_lexicon);
-  const lang = url.get("lang") || [ui, "en"].find(playable) || (first ? first.lang : "en");
+  // The board's language: the link's; else one with a built word list (no wait): the interface language's,
+  // English, the first; else one whose list is installed (a build, no download) in the same order; else English.
+  const built = (l) => l.lexicons.some((x) => x.state === "built");
+  const playable = (l) => Boolean(l.playable_lexicon);
+  let lang = url.get("lang");
+  for (const ok of [built, playable]) {
+    const fits = state.languages.filter(ok);
+    lang = lang || [ui, "en"].find((code) => fits.some((l) => l.lang === code)) || (fits[0] && fits[0].lang);
+  }
+  lang = lang || "en";
   $("lang").value = state.languages.some((l) => l.lang === lang) ? lang : "en";
   fillLexicons(url.get("lexicon"));
   if (url.get("size")) { $("size").value = "custom"; $("custom-size").value = url.get("size"); $("custom-size-label").hidden = false; }
