@@ -44,7 +44,7 @@ def test_solve_offline_names_the_installed_english_list(american: Path, store: P
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("Error: "), result.stderr
     message = lines[0]
-    assert "lexicon 'en' is not built" in message and "downloads are off" in message
+    assert "lexicon 'en' cannot be built: its list" in message and "downloads are off" in message
     assert "boggle-i18n build-lexicon en-us --as en" in message
     assert "--lexicon en-us" in message and str(american) in message
     assert "--source PATH" not in message  # the option solve does not have

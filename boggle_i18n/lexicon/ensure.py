@@ -197,7 +197,7 @@ def _build(
                 raise
             why = "; ".join(exc.tried) or "not found"
             raise NoSourceError(
-                f"lexicon {recipe.name!r} is not built and its list, {recipe.source.name}, is not here ({why}). "
+                f"lexicon {recipe.name!r} cannot be built: its list, {recipe.source.name}, is not here ({why}). "
                 + no_source_hint(recipe, store)
             ) from None
 
