@@ -349,3 +349,22 @@ def test_lookup_says_what_it_builds(store: Path) -> None:
     assert result.exit_code == 0, result.stderr
     assert result.stderr.startswith("building lexicon gd (") and "/usr/share/dict/gaelic" in result.stderr
     assert "lexicon 'gd' was not built yet: built it first" in result.stderr
+
+
+def test_web_jobs_say_they_are_building(store: Path) -> None:
+    """A compare job that must build its lexicon says "building" with the language (not only "loading")."""
+    from test_debian_lists import system_list
+
+    from boggle_i18n.web.app import WebApp
+
+    system_list("da")  # wdanish (3.9 MB): a build of seconds, polled four times a second
+    web = WebApp(store, None)
+    job = web.start_compare({"langs": ["da"], "boards": 20, "seed": 1})
+    import time
+
+    deadline = time.monotonic() + 120
+    while job.state == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert job.state == "done", job.to_dict()
+    steps = [e for e in job.events if e.get("step") == "building"]
+    assert steps and steps[0]["lang"] == "da" and steps[0]["lexicon"] == "da"

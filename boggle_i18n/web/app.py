@@ -16,6 +16,7 @@ import os
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -394,6 +395,20 @@ class WebApp:
 
     # -- long jobs
 
+    def _job_lexicon(self, name: str, job: Job, lang: str) -> Any:
+        """Load (or build) `name` for a job; while it builds, its events say so, with how much of its list is read
+        (a step of at most a quarter: the page's compare log keeps each line), so the page never just says
+        "loading" through a build of a minute."""
+        said: tuple[str | None, int | None] | None = None
+        while True:
+            try:
+                return self.lexicons.get(name, wait=0.25, build=True)
+            except Building as exc:
+                now = (exc.lang, None if exc.percent is None else exc.percent // 25 * 25)
+                if now != said:
+                    job.emit({"step": "building", "lang": exc.lang or lang, "lexicon": name, "percent": now[1]})
+                    said = now
+
     def start_compare(self, data: Mapping[str, Any]) -> Job:
         """POST /api/compare: a compare job (checked before it starts)."""
         from ..comparison.compare import (
@@ -436,7 +451,7 @@ class WebApp:
                         n_boards=n_boards,
                         seed=seed,
                         store=self.store,
-                        loader=lambda name: self.lexicons.get(name, wait=3600, build=True),
+                        loader=partial(self._job_lexicon, job=job, lang=lang),
                         # a seed is 63 bits: a string, which JavaScript's numbers would round
                         events=lambda e: job.emit({**e, "seed": str(e["seed"])} if "seed" in e else e),
                         roll=roll,
@@ -483,7 +498,7 @@ class WebApp:
 
         def work(job: Job) -> dict[str, Any]:
             job.emit({"step": "loading", "lexicon": name})
-            lexicon = self.lexicons.get(name, wait=3600, build=True)
+            lexicon = self._job_lexicon(name, job, code)
             faces = None if dice else free_faces(code, shape, lexicon)
 
             def on_progress(p: Any) -> None:

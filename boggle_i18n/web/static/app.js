@@ -521,8 +521,15 @@ function showCompareRun() {
 }
 
 // The server sends what happened in numbers and names (compare.progress_line's facts); the catalogue words it.
+// A job's "building" event: whose word list is built on first use and how much of it is read (the page's wording).
+function buildingStep(ev) {
+  const lang = I18n.languageName(ev.lang, ev.lang);
+  return typeof ev.percent === "number" ? t("panel.building_lang", { lang, percent: ev.percent }) : t("panel.building_lang_any", { lang });
+}
+
 function compareStep(ev) {
   if (ev.step === "loading") return t("compare.loading", { lang: ev.lang });
+  if (ev.step === "building") return buildingStep(ev);
   if (ev.step === "done") return t("compare.lang_done", { lang: ev.lang, done: ev.done, of: ev.of });
   if (ev.step !== "rolling") return "";
   return t("compare.rolling", { lang: ev.lang, boards: ev.boards, size: ev.size, how: sourceText(ev.source, "compare.source."), seed: String(ev.seed) });
@@ -609,6 +616,7 @@ async function startSearch() {
   await runJob("/api/optimize", body,
     (ev) => {
       if (ev.step === "loading") $("search-progress").textContent = t("search.loading", { name: ev.lexicon });
+      else if (ev.step === "building") $("search-progress").textContent = buildingStep(ev);
       else if (ev.best !== undefined) $("search-progress").textContent = t("search.progress", { best: ev.best, boards: ev.evaluated, rate: ev.rate, seconds: ev.elapsed.toFixed(1) });
     },
     (done) => {
