@@ -254,29 +254,35 @@ def installed_alternatives(recipe: Recipe, store: str | os.PathLike[str] | None)
 
 
 def no_source_hint(recipe: Recipe, store: str | os.PathLike[str] | None) -> str:
-    """What to do when `recipe`'s list cannot be had here: the one command that makes its name work.
+    """What to do when `recipe`'s list cannot be had here: the commands that make its name work, best first.
 
     Every command that loads lexicons by name (`solve`, `compare`, the web) works once a lexicon of that name is
-    built, so the hint is a `build-lexicon` command, never an option some command lacks: with an installed list of
-    the same language, `build-lexicon OTHER --as NAME` (the manifest records the list it really is); without one,
-    `build-lexicon NAME --source FILE` with a copy of the recipe's list.
+    built, so each way is a command, never an option some command lacks: install the recipe's Debian package if
+    it has one; with an installed list of the same language, `build-lexicon OTHER --as NAME` (the manifest records
+    the list it really is); `build-lexicon NAME --source FILE` with a copy of the recipe's list.
     """
     language = language_name(recipe.language)
+    ways = []
+    if recipe.source.system and recipe.source.system_package:
+        ways.append(f"install its list: apt-get install {recipe.source.system_package}")
     others = installed_alternatives(recipe, store)
-    copy = f"boggle-i18n build-lexicon {recipe.name} --source FILE"
+    if others:
+        best, where = others[0]
+        kind = "is built" if where == "built" else f"can be built from {where}"
+        also = ", ".join(n for n, _ in others[1:])
+        ways.append(
+            f"the {language} lexicon {best} {kind}: pass --lexicon {best} where a command takes one, or make "
+            f"{recipe.name!r} that list for every command: boggle-i18n build-lexicon {best} --as {recipe.name}"
+            + (f" (also at hand: {also})" if also else "")
+        )
+    copy = f"with a copy of {recipe.source.name}: boggle-i18n build-lexicon {recipe.name} --source FILE"
     if recipe.source.url:
         copy += f" (the list is at {recipe.source.url})"
+    ways.append(copy)
     if not others:
-        return f"No other {language} list is installed here: with a copy of {recipe.source.name}, run: {copy}"
-    best, where = others[0]
-    kind = "is built" if where == "built" else f"can be built from {where}"
-    also = ", ".join(n for n, _ in others[1:])
-    return (
-        f"The {language} lexicon {best} {kind}: pass --lexicon {best} where a command takes one, or make "
-        f"{recipe.name!r} that list for every command: boggle-i18n build-lexicon {best} --as {recipe.name}"
-        + (f" (also at hand: {also})" if also else "")
-        + f"; or, with a copy of {recipe.source.name}: {copy}"
-    )
+        ways[-1] += f" (no other {language} list is installed here)"
+    text = "; or ".join(ways)
+    return text[0].upper() + text[1:]
 
 
 def stale_letters(manifest_path: Path, recipe: Recipe) -> bool:
