@@ -20,7 +20,7 @@ from .language.records import get_language
 from .language.selection import Selection, select
 from .lexicon.store import Lexicon
 from .limits import check, clip
-from .record import dataclass
+from .record import dataclass, replace
 from .scoring import Scoring
 from .solver.base import Rules, SolveResult, get_solver
 from .solving import with_lexicon_info
@@ -116,15 +116,24 @@ def solve(
 ) -> SolveResult:
     """Solve `board`; without `rules`, use the defaults of `lang` (or the lexicon's language).
 
-    A face with a letter outside that language's alphabet is refused (`Language.check_faces`),
-    as in `score`; an in-memory lexicon with no `lang` given has no language to check against.
+    A face outside that language's alphabet is folded by the stages of the lexicon's recipe, as `lookup`
+    folds a typed word (`ς` -> `σ`), and refused if still outside (`Language.fold_faces`), as in `score`;
+    an in-memory lexicon with no `lang` given has no language to check against.
     """
     code = lang or lexicon.manifest.get("language")
     if isinstance(code, str):
-        get_language(code).check_faces(board.faces)
+        faces = get_language(code).fold_faces(board.faces, lambda: _manifest_stages(lexicon))
+        if faces != board.faces:
+            board = replace(board, faces=faces)
     if rules is None:
         rules = rules_for(board, code)
     return with_lexicon_info(get_solver(engine).solve(board, lexicon, rules), lexicon)
+
+
+def _manifest_stages(lexicon: Lexicon) -> Any:
+    from .pipeline.typed import manifest_stages  # the pipeline: only for a face outside the alphabet
+
+    return manifest_stages(lexicon.manifest)
 
 
 def new_seed() -> int:

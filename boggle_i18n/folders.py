@@ -9,6 +9,7 @@ builds on them.
 
 from __future__ import annotations
 
+import errno
 import os
 import stat
 import sys
@@ -33,13 +34,16 @@ def clean(path: str | os.PathLike[str]) -> str:
     return root + "/".join(part for part in text.split("/") if part and part != ".") or "."
 
 
-def expand(path: str | os.PathLike[str]) -> str:
-    """`str(Path(path).expanduser())`."""
+def expand(path: str | os.PathLike[str], what: str = "path") -> str:
+    """`str(Path(path).expanduser())`, except that a `~user` with no such user (or `~` with no home) is one
+    `BoggleI18nError` naming `what` (`$BOGGLE_I18N_HOME`), where pathlib raises a bare RuntimeError."""
     text = clean(path)
     if text.startswith("~"):
         expanded = os.path.expanduser(text)
         if expanded.startswith("~"):
-            raise RuntimeError("Could not determine home directory.")  # as Path.expanduser
+            user = text[1:].partition("/")[0]
+            why = f"there is no user {user!r}" if user else "this user has no home folder"
+            raise BoggleI18nError(f"{what} {text[:200]!r} cannot be expanded: {why}")
         return clean(expanded)
     return text
 
@@ -47,10 +51,10 @@ def expand(path: str | os.PathLike[str]) -> str:
 def store_folder(override: str | os.PathLike[str] | None = None) -> str:
     """The lexicon store: `override`, else $BOGGLE_I18N_HOME, else the user data folder."""
     if override:
-        return expand(override)
+        return expand(override, "lexicon store")
     env = os.environ.get(HOME_ENV)
     if env:
-        return expand(env)
+        return expand(env, f"${HOME_ENV}")
     return clean(_user_folder("XDG_DATA_HOME", "~/.local/share", "user_data_dir"))
 
 
@@ -58,7 +62,7 @@ def cache_folder() -> str:
     """Where downloaded raw word lists and checked parses are kept: $BOGGLE_I18N_CACHE or the user cache folder."""
     env = os.environ.get(CACHE_ENV)
     if env:
-        return expand(env)
+        return expand(env, f"${CACHE_ENV}")
     return clean(_user_folder("XDG_CACHE_HOME", "~/.cache", "user_cache_dir"))
 
 
@@ -115,6 +119,64 @@ def stem(path: str | os.PathLike[str]) -> str:
     return name[:dot] if 0 < dot < len(name) - 1 else name
 
 
+class NotRegularFileError(OSError):
+    """A FIFO, a device, a socket or a folder where the program reads a file of its own (a manifest, a trie,
+    a result, a checkpoint): refused at once, never waited on or read forever (`/dev/zero`)."""
+
+
+_KINDS = (
+    (stat.S_ISREG, "a file"),
+    (stat.S_ISDIR, "a folder"),
+    (stat.S_ISFIFO, "a FIFO"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+    (stat.S_ISSOCK, "a socket"),
+)
+
+
+def file_kind(mode: int) -> str:
+    """What `mode` is, in words: `a FIFO`, `a character device`, ..."""
+    return next((name for test, name in _KINDS if test(mode)), "a special file")
+
+
+def open_regular(path: str | os.PathLike[str], flags: int = os.O_RDONLY) -> int:
+    """An open descriptor of the regular file `path` (following links), or `NotRegularFileError`.
+
+    The one gate before reading a file the program expects to be its own regular file. It opens with
+    O_NONBLOCK, so opening a FIFO with no writer does not wait, checks with fstat (the file opened, not a
+    name that may change meanwhile), and clears O_NONBLOCK again for the reads. A user's *input* (`score
+    BOARDFILE`, `build-lexicon --source`) does not come here: a FIFO or `<(command)` is fine there.
+    """
+    fd = os.open(path, flags | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    try:
+        mode = os.fstat(fd).st_mode
+        if not stat.S_ISREG(mode):
+            kind = file_kind(mode)
+            raise NotRegularFileError(errno.EINVAL, f"{kind}, not a regular file", os.fspath(path))
+        os.set_blocking(fd, True)
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd
+
+
+def read_regular(path: str | os.PathLike[str]) -> bytes:
+    """The bytes of the regular file `path` (see `open_regular`); OSError (NotRegularFileError) otherwise."""
+    fd = open_regular(path)
+    try:
+        chunks = []
+        while chunk := os.read(fd, 1 << 20):
+            chunks.append(chunk)
+        return b"".join(chunks)
+    finally:
+        os.close(fd)
+
+
+def read_regular_text(path: str | os.PathLike[str]) -> str:
+    """`read_regular` decoded as UTF-8 (UnicodeDecodeError, a ValueError, if it is not)."""
+    return read_regular(path).decode("utf-8")
+
+
 def read_cached(path: str | os.PathLike[str]) -> bytes | None:
     """The bytes of cache file `path`, or None if it is missing, unreadable or not a regular file.
 
@@ -122,20 +184,9 @@ def read_cached(path: str | os.PathLike[str]) -> bytes | None:
     planted at a cache path is passed over (the cache then counts as empty), never waited on.
     """
     try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+        return read_regular(path)
     except OSError:
         return None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            return None
-        chunks = []
-        while chunk := os.read(fd, 1 << 20):
-            chunks.append(chunk)
-        return b"".join(chunks)
-    except OSError:
-        return None
-    finally:
-        os.close(fd)
 
 
 class _StoreLock:

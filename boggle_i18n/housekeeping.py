@@ -16,9 +16,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .errors import LexiconError
+from .folders import read_regular
 from .lexicon.store import lexicon_paths
 from .solver.compiled import user_cache_path
-from .storage import check_writable_dir, store_dir, store_lock
+from .storage import cache_dir, check_writable_dir, store_dir, store_lock, sweep_temps
 
 
 def compiled_dir(store: str | os.PathLike[str] | None = None) -> Path:
@@ -42,7 +43,7 @@ def _named_shas(root: Path) -> set[str]:
     shas = set()
     for path in root.glob("*.json"):
         try:
-            sha = json.loads(path.read_text(encoding="utf-8")).get("trie_sha256")
+            sha = json.loads(read_regular(path)).get("trie_sha256")
         except (OSError, ValueError, AttributeError):
             continue
         if isinstance(sha, str):
@@ -67,6 +68,14 @@ class Removed:
         self.bytes += size
 
 
+def sweep_store(store: str | os.PathLike[str] | None = None) -> list[Path]:
+    """Remove the temp files killed writers left in the store, its compiled caches and this user's caches
+    (`storage.sweep_temps`: never a live writer's); the paths removed."""
+    root = store_dir(store)
+    folders = [root, compiled_dir(store), cache_dir() / "compiled", cache_dir() / "verified", cache_dir() / "toml"]
+    return [path for folder in folders for path in sweep_temps(folder)]
+
+
 def prune_caches(store: str | os.PathLike[str] | None = None) -> Removed:
     """Remove the store's compiled caches of tries that no manifest in the store names."""
     root = store_dir(store)
@@ -75,6 +84,7 @@ def prune_caches(store: str | os.PathLike[str] | None = None) -> Removed:
     if not folder.is_dir() or folder.is_symlink():
         return removed
     check_writable_dir(folder, "compiled cache folder")
+    sweep_store(store)
     with store_lock(root):
         named = _named_shas(root)
         for path in sorted(folder.glob("*.bgc")):
@@ -94,7 +104,7 @@ def remove_lexicon(name: str, store: str | os.PathLike[str] | None = None) -> Re
         raise LexiconError(f"no lexicon {name!r} in {store_dir(store)}")
     check_writable_dir(store_dir(store), "lexicon store")
     try:
-        sha = json.loads(manifest_path.read_text(encoding="utf-8")).get("trie_sha256")
+        sha = json.loads(read_regular(manifest_path)).get("trie_sha256")
     except (OSError, ValueError, AttributeError):
         sha = None
     removed = Removed()

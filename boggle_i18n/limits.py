@@ -23,6 +23,7 @@ from .record import dataclass
 
 MAX_SIDE = 64  # rows and columns of a board
 MAX_WORD_LENGTH = MAX_SIDE * MAX_SIDE  # the longest word any board can hold
+MAX_FACE_LETTERS = 255  # letters in one face: the kernels (C and numba) keep a face's length in one byte
 MAX_POINTS = 1_000_000  # points for one word
 MAX_WORDS = 2**32  # words a compiled trie can hold (node indices are 32-bit)
 MAX_TOTAL = MAX_POINTS * MAX_WORDS  # the largest board total: every word counts once
@@ -70,6 +71,7 @@ LIMITS: dict[str, Limit] = {
         Limit("target", 0, MAX_TOTAL, "optimize --target (a board score)"),
         Limit("seconds", 0.001, 10**7, "a time in seconds (optimize --time-limit, compare --optimize-time)", False),
         Limit("max_length", 1, MAX_WORD_LENGTH, "paths --max-length (cells)"),
+        Limit("face_letters", 1, MAX_FACE_LETTERS, "letters in one face of a board (`[qu]` is 2; a length byte)"),
         Limit("line_bytes", 1, 65_536, "one line of board input (score, solve --file), in bytes"),
         Limit("threshold", 0, MAX_TOTAL, "prove --threshold (a board score)"),
         Limit("buckets", 1, 16, "prove --buckets (face buckets per cell of a class)"),
@@ -120,6 +122,20 @@ def _param(bound: float) -> int | float | str:
     if not float(bound).is_integer():
         return bound
     return int(bound) if abs(bound) <= 2**53 else str(int(bound))
+
+
+def check_face(face: str, token: str | None = None) -> str:
+    """`face` if it is at most `MAX_FACE_LETTERS` letters long, else one `LimitError` quoting it (cut short):
+    every board enters through the notation parser or a face codec, and both call this, so no kernel ever meets
+    a face whose length does not fit its length byte."""
+    if len(face) <= MAX_FACE_LETTERS:
+        return face
+    shown = clip(token if token is not None else f"[{face}]", 40)
+    raise LimitError(
+        f"face {shown!r} has {len(face):,} letters, more than the {MAX_FACE_LETTERS} a face may hold",
+        code="limit.range",
+        params={"option": "a face's letters", "low": 1, "high": MAX_FACE_LETTERS, "value": str(len(face))},
+    )
 
 
 def workers_for(workers: int, option: str = "--workers") -> int:

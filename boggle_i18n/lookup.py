@@ -30,9 +30,11 @@ from .language.selection import select
 from .lexicon.build import stage_context
 from .lexicon.ensure import ensure_lexicon
 from .lexicon.store import Lexicon
+from .lexicon.userlists import list_path as user_list_path
 from .pipeline.recipe import Recipe, parse_recipe
 from .pipeline.runner import build_stages
-from .pipeline.stages import STATEFUL, StageFn, _is_abbreviation
+from .pipeline.stages import StageFn, _is_abbreviation
+from .pipeline.typed import FaceFold, trace
 from .spelling import spelling_of
 
 # The reason categories an answer can have, with the phrase the CLI prints (the web page has them translated).
@@ -56,12 +58,14 @@ _LIST_KINDS = {
     "places": "proper-name",
     "english": "foreign",
 }
+USER_BLOCKLIST = "user-blocklist"  # the player's own list (lexicon/userlists.py): not a recipe stage
 _STAGE_KINDS = {
     "require-vowel": "abbreviation",  # no vowel: btw, kg, cm, pst
     "alphabet": "letters",
     "dice-alphabet": "letters",
     "length": "length",
     "frequent": "rare",
+    USER_BLOCKLIST: "excluded",
 }
 
 
@@ -90,6 +94,8 @@ class Dropped:
     def label(self) -> str:
         """`stage 9 (blocklist file='lists/de-abbreviations.txt')`."""
         params = " ".join(f"{k}={v!r}" for k, v in self.params.items())
+        if self.stage == USER_BLOCKLIST:
+            return f"your word list ({params})"
         return f"stage {self.index} ({self.stage}{' ' + params if params else ''})"
 
 
@@ -103,12 +109,13 @@ class Answer:
     normalised: str | None
     dropped: Dropped | None
     length: int | None = None  # letters of `normalised` by the lexicon's spelling (Welsh `ll`, Korean keys: one each)
+    added: bool = False  # found because the player added it (lexicon/userlists.py)
 
     @property
     def reason(self) -> str:
         """Why the answer is what it is, in one phrase."""
         if self.found:
-            return f"in lexicon {self.lexicon}"
+            return f"added to lexicon {self.lexicon} by your word list" if self.added else f"in lexicon {self.lexicon}"
         if self.dropped is not None:
             return f"dropped by {self.dropped.label()}"
         return f"not in the source of {self.lexicon}"
@@ -147,36 +154,51 @@ class WordChecker:
         self.specs = list(recipe.stages)
         self._fns: list[StageFn] = build_stages(self.specs, stage_context(recipe, get_language(recipe.language)))
         self.spelling = spelling_of(lexicon)  # how the lexicon counts letters: a game's length rule asks it
+        self.language = get_language(recipe.language)
+        self.fold = FaceFold(self.specs, stage_context(recipe, self.language))  # the rewriting stages alone
 
     def trace(self, entry: str) -> tuple[str | None, Dropped | None]:
         """The entry through every stage: (word it becomes, None) or (None, the stage that dropped it).
 
-        A stateful stage (dedupe) is passed over: it drops only repeats, never a word on its own.
+        The walk is `pipeline.typed.trace`, the one a board face takes too (its rewriting stages only).
         """
-        for i, ((name, params), fn) in enumerate(zip(self.specs, self._fns, strict=True), 1):
-            if name in STATEFUL:
-                continue
-            out = fn(entry)
-            if out is None:
-                return None, Dropped(i, name, dict(params), entry)
-            entry = out
-        return entry, None
+        out, index = trace(self.specs, self._fns, entry)
+        if index:
+            name, params = self.specs[index - 1]
+            return None, Dropped(index, name, dict(params), out)
+        return out, None
 
     def check(self, word: str) -> Answer:
         """Whether `word` (as a player types it) is in the lexicon, and why not."""
         if not word.strip():
             raise BoggleI18nError("not a word: an empty string", code="lookup.empty_word")
         traced = []
+        user = self.lexicon.user_blocked or self.lexicon.user_allowed
         for form in dict.fromkeys((word, word.lower())):
             normalised, dropped = self.trace(form)
             if normalised is not None and normalised in self.lexicon:
-                return Answer(word, self.name, True, normalised, None, self.spelling.length(normalised))
+                added = normalised in self.lexicon.user_allowed
+                return Answer(word, self.name, True, normalised, None, self.spelling.length(normalised), added)
+            if user:  # the player's lists: a word they removed says so; one they added is found
+                folded = self.fold(form)
+                if folded in self.lexicon.user_allowed and folded in self.lexicon:
+                    return Answer(word, self.name, True, folded, None, self.spelling.length(folded), added=True)
+                if folded in self.lexicon.user_blocked:
+                    mine = Dropped(
+                        0, USER_BLOCKLIST, {"file": user_list_path(self.name, "blocked", _store_of(self.lexicon))}, form
+                    )
+                    return Answer(word, self.name, False, None, mine, None)
             traced.append((normalised, dropped))
         # Not a word: the first form a stage dropped says why (`Madrid`: the capital rule), else
         # every form passed the stages and the source never had it.
         normalised, dropped = next(((n, d) for n, d in traced if d is not None), traced[-1])
         length = self.spelling.length(normalised) if normalised is not None else None
         return Answer(word, self.name, False, normalised, dropped, length)
+
+
+def _store_of(lexicon: Lexicon) -> str | None:
+    """The store folder a loaded lexicon came from (its trie's folder)."""
+    return None if lexicon.path is None else str(lexicon.path.parent)
 
 
 def _recipe_of(lexicon: Lexicon) -> Recipe:

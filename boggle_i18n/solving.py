@@ -42,8 +42,9 @@ def choose_board(
 ) -> tuple[Selection, Board]:
     """Parse `text` with the chosen language's shorthands and fit the selection to the board's size.
 
-    A face with a letter outside the language's alphabet is refused here (`Language.check_faces`), before any
-    lexicon is loaded: `solve` and the web page's `/api/solve` both call this, so both refuse it alike.
+    A face outside the language's alphabet is folded as `lookup` folds a typed word (`ς` -> `σ`,
+    `Selection.fold_faces`), and refused if it is still outside, before any lexicon is loaded: `solve`
+    and the web page's `/api/solve` both call this, so both read a board alike.
     """
     chosen = select(
         lang=lang,
@@ -59,7 +60,7 @@ def choose_board(
         table: dict[str, str | int | None] = dict(chosen.language.lower)
         text = text.translate(str.maketrans(table))
     board = (parse_board_file if file_format else parse_board)(text, chosen.shorthands, size)
-    chosen.language.check_faces(board.faces)
+    board = replace(board, faces=chosen.fold_faces(board.faces, store))
     return chosen.for_size(board.size), board
 
 

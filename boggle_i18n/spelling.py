@@ -117,3 +117,29 @@ def spelling_of(lexicon: Any) -> Spelling:
     if not (isinstance(units, list) and isinstance(apart, list) and all(isinstance(u, str) for u in units + apart)):
         raise LexiconError("the lexicon's manifest has a malformed `spelling` (lists of strings `units`, `apart`)")
     return spelling(units, apart)
+
+
+def order_marks(word: str, order: str) -> str:
+    """`word` with each run of combining marks in the language's written order (`order`, its `mark_order`).
+
+    Two marks on one consonant look the same in either order (Thai `กี่` and `ก่ี`), and a player
+    cannot see which was typed: the lexicon keeps the written order (vowel sign, then tone mark),
+    and a typed word is put in it. A mark `order` does not list keeps its place before the listed
+    ones of its run; characters that are no marks are never moved.
+    """
+    if not order:
+        return word
+    import unicodedata
+
+    rank = {mark: i for i, mark in enumerate(order)}
+    out: list[str] = []
+    run: list[str] = []
+    for ch in word + "\x00":
+        if ch != "\x00" and unicodedata.category(ch).startswith("M"):
+            run.append(ch)
+            continue
+        if run:
+            out.extend(sorted(run, key=lambda m: rank.get(m, -1)))  # stable: equal ranks keep their order
+            run = []
+        out.append(ch)
+    return "".join(out[:-1])

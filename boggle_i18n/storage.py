@@ -97,7 +97,7 @@ def _atomic_replace(path: Path, data: bytes) -> None:
     mode = stat.S_IMODE(old.st_mode) if old is not None else 0o666 & ~current_umask()
     import tempfile  # writers only: reading a store does not load it
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -230,7 +230,11 @@ def replace_together(folder: Path, files: list[tuple[Path, bytes]]) -> None:
 
 
 def _write_temp(path: Path, data: bytes) -> str:
-    """A complete, synced temp file beside `path` with the mode `path` has (or the umask's); its name."""
+    """A complete, synced temp file beside `path` with the mode `path` has (or the umask's); its name.
+
+    Every store and cache write passes here: it first sweeps the folder of temp files a killed writer left.
+    """
+    sweep_temps(path.parent)
     try:
         old = os.lstat(path)
     except FileNotFoundError:
@@ -239,7 +243,7 @@ def _write_temp(path: Path, data: bytes) -> str:
     mode = stat.S_IMODE(old.st_mode) if old is not None and regular else 0o666 & ~current_umask()
     import tempfile  # writers only: reading a store does not load it
 
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    fd, tmp = tempfile.mkstemp(prefix=temp_prefix(path), suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data)
@@ -298,6 +302,66 @@ def _sync_folder(folder: Path) -> None:
         pass
     finally:
         os.close(fd)
+
+
+# Temp files: `.NAME.<writer's pid>.<random>.tmp` beside the file they will replace. A writer killed with
+# SIGKILL (or the OOM killer) cannot remove its own, so later writers sweep them (`sweep_temps`).
+_TEMP = re.compile(r"\.(?P<name>.+?)\.(?:(?P<pid>\d+)\.)?[a-z0-9_]{8}\.tmp")
+TEMP_GRACE_SECONDS = 60  # a dead writer's temp younger than this is left (a writer in another PID namespace)
+TEMP_MAX_SECONDS = 24 * 3600  # older than this, a temp is swept whoever wrote it (a PID since reused)
+
+
+def temp_prefix(path: Path) -> str:
+    """The start of a temp file's name for `path`: `.NAME.<pid>.`, so a sweep knows whose it is."""
+    return f".{path.name}.{os.getpid()}."
+
+
+def _writer_alive(pid: int) -> bool:
+    if pid == os.getpid():
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:  # EPERM: another user's live process
+        return True
+    return True
+
+
+def sweep_temps(folder: str | os.PathLike[str], now: float | None = None) -> list[Path]:
+    """Remove the temp files in `folder` that no live writer owns; the paths removed (best effort, never raises).
+
+    A temp whose writer's PID is dead and that is older than TEMP_GRACE_SECONDS goes; so does any temp older
+    than TEMP_MAX_SECONDS (a PID reused since, or a name without a PID from before PIDs were recorded). A live
+    writer's temp is always younger than that: it is written, synced and renamed within one write.
+    Only regular files are removed, never through a link.
+    """
+    import time
+
+    now = time.time() if now is None else now
+    removed: list[Path] = []
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return removed
+    for name in names:
+        match = _TEMP.fullmatch(name)
+        if match is None:
+            continue
+        path = Path(folder) / name
+        try:
+            info = os.lstat(path)
+            if not stat.S_ISREG(info.st_mode):
+                continue
+            age = now - info.st_mtime
+            pid = match.group("pid")
+            dead = pid is not None and not _writer_alive(int(pid))
+            if (dead and age > TEMP_GRACE_SECONDS) or age > TEMP_MAX_SECONDS:
+                path.unlink()
+                removed.append(path)
+        except (OSError, ValueError, OverflowError):
+            continue
+    return removed
 
 
 def atomic_write_text(path: Path, text: str) -> None:

@@ -65,6 +65,10 @@ VARIANTS: dict[str, list[list[str]]] = {
     "dice": [["dice"]],
     "paths": [["paths", "--size", "3x3"], ["paths", "--size", "2x4", "--no-diagonals", "--max-length", "3"]],
     "build-lexicon": [["build-lexicon", "en", "--source", str(MINI_EN), "--as", "sample"]],
+    "judge": [  # the lists on stdin (JUDGE_LISTS)
+        ["judge", "catz/dogs/[qu]itx/oxen", "-", "--lexicon", "en-enable2k"],
+        ["judge", "catz/dogs/[qu]itx/oxen", "-", "--lexicon", "en-enable2k", "--no-strike", "--paths"],
+    ],
     "lookup": [
         ["lookup", "cat", "Dog", "zzz", "--lexicon", "en-enable2k"],
     ],
@@ -73,8 +77,16 @@ VARIANTS: dict[str, list[list[str]]] = {
         ["prove", "--lexicon", "en-enable2k", "--size", "2x3", "--threshold", "100000", "--no-diagonals"],
         ["prove", "--lexicon", "en-enable2k", "--size", "2x2", "--threshold", "1", "--estimate", "--sample", "4"],
     ],
+    # last: its changes stay in the sample store
+    "word": [
+        ["word", "remove", "Cat", "--lexicon", "en-enable2k"],
+        ["word", "add", "zzzq", "cat", "--lexicon", "en-enable2k"],
+        ["word", "list", "--lexicon", "en-enable2k"],
+    ],
 }
 BOARDS = "perslatgsineters\nabc\nstreaedlp\n"
+JUDGE_LISTS = "Ann: cat Dog dog zebra qi xyz\nBob: cat cats\n"
+STDIN = {"score": BOARDS, "judge": JUDGE_LISTS}
 
 
 def sample_store(root: Path) -> Path:
@@ -100,7 +112,7 @@ def command_outputs(root: Path) -> dict[str, list[Any]]:
         out: dict[str, list[Any]] = {}
         for command, variants in VARIANTS.items():
             for args in variants:
-                result = runner.invoke(app, [*args, "--json"], input=BOARDS if command == "score" else None)
+                result = runner.invoke(app, [*args, "--json"], input=STDIN.get(command))
                 if result.exit_code not in (0, 1) or not result.stdout.strip():
                     raise AssertionError(f"{args}: exit {result.exit_code}\n{result.output}")
                 if command == "score" or "--count" in args:

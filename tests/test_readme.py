@@ -117,3 +117,19 @@ def test_readme_offline_english_line_is_what_solve_says(tmp_path: Path, monkeypa
     assert shown is not None
     result = CliRunner().invoke(app, [*shown.group(1).split(), "--store", str(tmp_path / "store")])
     assert result.stderr.strip() == shown.group(2)
+
+
+def test_readme_word_counts_are_the_measured_builds() -> None:
+    """Every "N words" of a recipe in the README's table of shipped recipes is the word count that
+    tools/measure_builds.py wrote for that recipe in docs/languages.md (so the README cannot drift from
+    the build: it once said 915,875 for `es` while the build made 614,060). Counts of another list version
+    ("309,361 words from 2.20.23") are not the Debian build's and are left out."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    docs = (REPO / "docs" / "languages.md").read_text(encoding="utf-8")
+    section = docs.split("<!-- measure_builds:start -->", 1)[1].split("<!-- measure_builds:end -->", 1)[0]
+    row = r"^\| `([\w-]+)` \| [\w-]+ \| (?:stable|beta) \| [^|]+ \| [\d,]+ \| ([\d,]+) \|"
+    measured = {m[1]: m[2] for m in re.finditer(row, section, re.M)}
+    claims = re.findall(r"^\| `([\w-]+)` \|[^\n]*?([\d,]{5,}) words(?! from)", readme, re.M)
+    assert {"en", "de", "es"} <= {name for name, _ in claims}
+    for name, count in claims:
+        assert measured.get(name) == count, f"README says {name} has {count} words, the build {measured.get(name)}"

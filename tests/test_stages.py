@@ -54,6 +54,7 @@ def test_every_registered_stage_is_tested_here() -> None:
         "regex-replace",
         "frequent",
         "fold-marks",
+        "order-marks",
     }
 
 
@@ -89,6 +90,16 @@ def test_normalize_nfd_and_unknown_form() -> None:
     assert run("normalize", ["\u00eb"], form="NFD") == ["e\u0308"]
     with pytest.raises(RecipeError, match="NFX"):
         run("normalize", ["x"], form="NFX")
+
+
+def test_order_marks_puts_a_tone_mark_after_the_vowel_sign() -> None:
+    """Thai: MAI EK typed before SARA II (ก่ี) is the written กี่; marks the order leaves out keep their place;
+    a record without `mark_order` and no `order` is a recipe error, not a silent no-op."""
+    th = StageContext(vowels="ี", language_dice=(), base_dir=Path("."), mark_order=get_language("th").mark_order)
+    assert run("order-marks", ["ก่ี", "กี่", "บ้าน", "พันธุ์"], th) == ["กี่", "กี่", "บ้าน", "พันธุ์"]
+    assert run("order-marks", ["e\u0301\u0300"], order="\u0300\u0301") == ["e\u0300\u0301"]
+    with pytest.raises(RecipeError, match="mark_order"):
+        run("order-marks", ["x"])
 
 
 def test_lowercase() -> None:
@@ -268,6 +279,12 @@ def test_blocklist_word_match() -> None:
     assert run("blocklist", entries, words=["kut"], match="word") == ["kutje", "bakut", "kat"]
 
 
+def test_blocklist_prefix_match() -> None:
+    """match='prefix' drops a stem and every entry that starts with it, not entries that only contain it."""
+    entries = ["aşla", "aşlan", "aşladığı", "başla", "başladı", "aş", "kaşla"]
+    assert run("blocklist", entries, words=["aşla", "zzz"], match="prefix") == ["başla", "başladı", "aş", "kaşla"]
+
+
 def test_blocklist_from_file_relative_to_recipe(tmp_path: Path) -> None:
     """A relative `file` is read beside the recipe; comments and blank lines are ignored."""
     (tmp_path / "banned.txt").write_text("# rude words\n\nkut\n  lul  \n", encoding="utf-8")
@@ -283,7 +300,7 @@ def test_blocklist_errors(tmp_path: Path) -> None:
     with pytest.raises(RecipeError, match=r"missing\.txt"):
         run("blocklist", ["kat"], ctx(tmp_path), file="missing.txt")
     with pytest.raises(RecipeError, match="match"):
-        run("blocklist", ["kat"], words=["x"], match="prefix")
+        run("blocklist", ["kat"], words=["x"], match="suffix")
 
 
 # --- dedupe ----------------------------------------------------------------------------------

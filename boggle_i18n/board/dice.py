@@ -6,8 +6,8 @@ import os
 
 from .. import jsontext
 from ..errors import DiceError
-from ..folders import data_folder, listed, stem
-from ..limits import clip
+from ..folders import data_folder, listed, read_regular, stem
+from ..limits import MAX_FACE_LETTERS, clip
 from ..memo import cache
 from ..record import dataclass, field
 from .board import Board
@@ -120,6 +120,12 @@ def _load(path: str, raw: dict) -> DiceSet:
         raise DiceError(f"malformed dice file {path}: {exc}") from None
     if len(ds.dice) != ds.rows * ds.cols:
         raise DiceError(f"dice file {path}: {len(ds.dice)} dice for a {ds.rows}x{ds.cols} board")
+    long = next((f for die in ds.dice for f in die if len(f) > MAX_FACE_LETTERS), None)
+    if long is not None:  # the kernels keep a face's length in a byte (limits.py face_letters)
+        raise DiceError(
+            f"malformed dice file {path}: face {clip(long, 40)!r} has {len(long):,} letters, "
+            f"more than the {MAX_FACE_LETTERS} a face may hold"
+        )
     return ds
 
 
@@ -133,8 +139,7 @@ def _dice_files(folder: str) -> dict[str, str]:
 def _dice_set(path: str | os.PathLike[str]) -> DiceSet:
     """One dice file, read and checked once per process."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            raw = jsontext.loads(handle.read())
+        raw = jsontext.loads(read_regular(path))
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise DiceError(f"malformed dice file {path}: not valid JSON (UTF-8)") from None
     except OSError as exc:

@@ -14,7 +14,7 @@ import math
 import unicodedata
 
 from ..errors import BoardError
-from ..limits import check, clip
+from ..limits import check, check_face, clip
 from ..spelling import is_unit
 from .board import DOTTED_CIRCLE, Board
 
@@ -41,7 +41,7 @@ def _face(token: str, shorthands: Mapping[str, str]) -> str:
         )
     if not bracketed and len(text) == 1:
         return shorthands.get(text, text)
-    return text
+    return check_face(text, token)
 
 
 def _nfc(text: str) -> str:

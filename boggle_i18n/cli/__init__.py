@@ -33,6 +33,7 @@ COMMANDS = {
     "lexicons": "lexicon_cmds",
     "remove-lexicon": "lexicon_cmds",
     "dice": "lexicon_cmds",
+    "judge": "judge_cmd",
     "lookup": "lookup_cmd",
     "optimize": "optimize_cmd",
     "paths": "paths_cmd",
@@ -42,6 +43,7 @@ COMMANDS = {
     "score": "score_cmd",
     "serve": "serve_cmd",
     "solve": "solve_cmd",
+    "word": "word_cmd",
 }
 GLOBAL_OPTIONS = (("--version", "Show the version."),)
 

@@ -193,12 +193,38 @@ def _one_line_each(values: list[Any]) -> list[str]:
     return [jsontext.dumps(value, ensure_ascii=False) for value in values]
 
 
+def check_store(path: Path | None) -> Path | None:
+    """`--store DIR` for every command that takes it: a folder, or a path where one can be made later.
+
+    A file, a FIFO or a device given as the store is refused before any work, as one `Error:` line,
+    whichever command it is (`serve` would otherwise start and fail on every request). `None` checks the
+    store used without `--store` ($BOGGLE_I18N_HOME or the user data folder): `serve` asks that too.
+    """
+    import stat
+
+    from ..folders import file_kind, store_folder
+
+    where = store_folder(path)  # `~` expanded (one error for `~nosuchuser`)
+    try:
+        mode = os.stat(where).st_mode
+    except FileNotFoundError:
+        return path  # made when a first lexicon is built there
+    except NotADirectoryError:
+        raise BoggleI18nError(f"lexicon store {where} is not a folder: a part of its path is a file") from None
+    except OSError:
+        return path  # unreadable: the command says so, naming what it could not read
+    if not stat.S_ISDIR(mode):
+        raise BoggleI18nError(f"lexicon store {where} is not a folder (it is {file_kind(mode)})")
+    return path
+
+
 StoreOption = Option(
     None,
     "--store",
     metavar="DIR",
     help="Lexicon store folder [default: $BOGGLE_I18N_HOME or the user data folder].",
     show_default=False,
+    check=check_store,
 )
 
 OutputOption = Option(

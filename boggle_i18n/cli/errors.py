@@ -17,6 +17,8 @@ import sys
 from ..errors import BoggleI18nError, LimitError
 from ..limits import clip
 from .framework import Exit, UsageError, echo
+from .stdout import finish as finish_output
+from .stdout import install as install_checked_stdout
 
 TYPE_CHECKING = False
 if TYPE_CHECKING:
@@ -65,7 +67,11 @@ def run_reporting(run: Callable[[], int | None]) -> NoReturn:
     _INTERRUPTED["said"] = False  # one command line, one report (tests run many in one process)
     guard_streams()
     try:
-        code = run() or 0
+        try:
+            code = run() or 0
+        except Exit as exc:
+            code = exc.exit_code
+        finish_output(failed=code != 0)  # the last flush is checked too: a cut output never ends with exit 0
     except Exit as exc:
         code = exc.exit_code
     except UsageError as exc:
@@ -125,6 +131,8 @@ def guard_streams() -> None:
         sys.stdin = io.TextIOWrapper(io.BufferedReader(_ClosedInput()), encoding="utf-8")
     if sys.stdout is None:
         sys.stdout = ClosedStream("standard output")
+    else:
+        install_checked_stdout()  # every write checked, whether Python buffers standard output or not
     if sys.stderr is None:
         sys.stderr = io.TextIOWrapper(open(os.devnull, "wb"), encoding="utf-8")  # nowhere to say anything
     else:

@@ -71,6 +71,7 @@ class Param:
         show_default: bool = True,
         min: float | None = None,
         max: float | None = None,
+        check: Callable[[Any], Any] | None = None,
     ) -> None:
         self.kind = kind
         self.default = default
@@ -80,6 +81,7 @@ class Param:
         self.show_default = show_default
         self.min = min
         self.max = max
+        self.check = check  # the value, checked (raising the error a user sees), for an option many commands share
 
 
 def Option(default: Any = None, *names: str, **details: Any) -> Any:
@@ -129,7 +131,11 @@ class Spec:
         return list(default) if isinstance(default, (list, tuple)) else default
 
     def convert(self, value: str) -> Any:
-        """One value from the command line, of this parameter's type (and in its range)."""
+        """One value from the command line, of this parameter's type (and in its range, and checked)."""
+        converted = self._convert(value)
+        return converted if self.param.check is None else self.param.check(converted)
+
+    def _convert(self, value: str) -> Any:
         if self.type == "str":
             return value
         if self.type == "Path":

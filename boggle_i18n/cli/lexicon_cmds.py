@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from ..board.dice import dice_sets
-from ..housekeeping import cache_bytes
+from ..housekeeping import cache_bytes, sweep_store
 from ..language.records import get_language, languages
 from ..lexicon.ensure import lexicon_state
 from ..lexicon.store import NAME_RULE, StoreEntry, lexicon_name, lexicon_paths, scan_store
@@ -171,7 +171,8 @@ def _entry_line(entry: StoreEntry, width: int, store: Path | None = None) -> str
     """One line of `lexicons`: a built lexicon, or a manifest that cannot be used and why."""
     m = entry.manifest
     if m is None:
-        return f"  {entry.name.ljust(width)}  BROKEN  {entry.path.name}: {entry.problem}"
+        label = "BROKEN" if entry.damaged else "UNCHECKED"
+        return f"  {entry.name.ljust(width)}  {label}  {entry.path.name}: {entry.problem}"
     src = m["source"]
     version = f" {src['version']}" if src.get("version") else ""
     cached = cache_bytes(m.get("trie_sha256"), store)
@@ -197,6 +198,7 @@ def lexicons_cmd(
 ) -> None:
     """List the shipped recipes and the lexicons built in the store (broken manifests too, with why)."""
     recipes = [load_recipe(n) for n in recipe_names()]
+    sweep_store(store)  # housekeeping: temp files a killed build or cache write left
     entries = scan_store(store)
     built = {e.name for e in entries if e.manifest is not None}
     states = {r.name: lexicon_state(r, store, r.name in built) for r in recipes}

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import shlex
 import sys
 import time
 from collections.abc import Callable
+from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
 
@@ -72,6 +74,7 @@ def prove_cmd(
 ) -> None:
     """Prove the best boards by exhaustive branch and bound: every board scoring at least the threshold."""
     from ..optimize.problem import free_faces
+    from ..prove.checkpoint import checkpoint_lock
     from ..prove.prover import estimate, found_threshold, proof_spec, prove
 
     for name, value, option in (
@@ -100,93 +103,99 @@ def prove_cmd(
         warn(message)
     if resume and checkpoint is None:
         raise BoggleI18nError("--resume needs --checkpoint FILE")
-    if checkpoint is not None and checkpoint.exists() and not resume and not do_estimate:
-        raise BoggleI18nError(f"checkpoint {checkpoint} exists: add --resume to continue it, or remove it")
-    check_output(output)  # a folder, a missing or read-only folder: said now, not after hours of work
-    name = chosen.require_lexicon()
-    lexicon = load_or_build(name, store)
-    faces = free_faces(chosen.language.code, shape, lexicon)
-    vowels = chosen.language.vowels
-    source = "--threshold"
-    block: int | None = None
-    if resume and checkpoint is not None and checkpoint.exists():
-        from ..prove.checkpoint import read_checkpoint
-        from ..prove.tasks import classes_of
+    hold = ExitStack()
+    if checkpoint is not None and not do_estimate:
+        # before any costly work (a build, the threshold search): a second run on this checkpoint is refused
+        # now, naming the first, and whether the checkpoint exists is decided while no one else can make it
+        hold.enter_context(checkpoint_lock(checkpoint))
+    with hold:
+        if checkpoint is not None and os.path.lexists(checkpoint) and not resume and not do_estimate:
+            raise BoggleI18nError(f"checkpoint {checkpoint} exists: add --resume to continue it, or remove it")
+        check_output(output)  # a folder, a missing or read-only folder: said now, not after hours of work
+        name = chosen.require_lexicon()
+        lexicon = load_or_build(name, store)
+        faces = free_faces(chosen.language.code, shape, lexicon)
+        vowels = chosen.language.vowels
+        source = "--threshold"
+        block: int | None = None
+        if resume and checkpoint is not None and checkpoint.exists():
+            from ..prove.checkpoint import read_checkpoint
+            from ..prove.tasks import classes_of
 
-        identity, _, _ = read_checkpoint(checkpoint)
+            identity, _, _ = read_checkpoint(checkpoint)
+            if threshold is None:
+                threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
+                check("threshold", threshold, "the checkpoint's threshold")
+            if buckets is None and open_cells is None:  # the classes it began with, whatever today's default
+                scheme, open_cells = classes_of(identity)
+                schemes = [scheme]
+            if tasks is None and type(identity.get("block")) is int:  # and its tasks, whatever --tasks it was run with
+                block = identity["block"]
         if threshold is None:
-            threshold, source = int(identity["threshold"]), f"the checkpoint {checkpoint}"
-            check("threshold", threshold, "the checkpoint's threshold")
-        if buckets is None and open_cells is None:  # the classes it began with, whatever today's default
-            scheme, open_cells = classes_of(identity)
-            schemes = [scheme]
-        if tasks is None and type(identity.get("block")) is int:  # and its tasks, whatever --tasks it was run with
-            block = identity["block"]
-    if threshold is None:
-        note("finding a threshold: optimize for 10 s ...")
-        threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
-        note(f"threshold {threshold} from {source}")
-    specs = [
-        proof_spec(
-            lexicon,
-            chosen.rules,
-            shape,
-            faces,
-            vowels,
-            threshold,
-            buckets=b,
-            open_count=open_cells,
-            tasks_wanted=1000 if tasks is None else tasks,
-            block=block,
-        )
-        for b in schemes
-    ]
-    started = time.time()
-    if do_estimate:
-        estimates = []
-        for spec in specs:
-            est = estimate(spec, sample=sample, seed=seed)
+            note("finding a threshold: optimize for 10 s ...")
+            threshold, source = found_threshold(lexicon, chosen.rules, shape, faces, workers=workers)
+            note(f"threshold {threshold} from {source}")
+        specs = [
+            proof_spec(
+                lexicon,
+                chosen.rules,
+                shape,
+                faces,
+                vowels,
+                threshold,
+                buckets=b,
+                open_count=open_cells,
+                tasks_wanted=1000 if tasks is None else tasks,
+                block=block,
+            )
+            for b in schemes
+        ]
+        started = time.time()
+        if do_estimate:
+            estimates = []
+            for spec in specs:
+                est = estimate(spec, sample=sample, seed=seed)
+                if len(specs) > 1:
+                    note(_render_estimate_line(est.to_dict()))
+                estimates.append((est, spec))
+            est, spec = min(estimates, key=lambda pair: pair[0].total_seconds)
+            data: dict[str, Any] = {
+                "kind": "proof-estimate",
+                "threshold": threshold,
+                "threshold_source": source,
+                "estimate": est.to_dict(),
+                "rows": shape[0],
+                "cols": shape[1],
+                "lang": chosen.language.code,
+                "settings": spec.identity(),
+            }
             if len(specs) > 1:
-                note(_render_estimate_line(est.to_dict()))
-            estimates.append((est, spec))
-        est, spec = min(estimates, key=lambda pair: pair[0].total_seconds)
-        data: dict[str, Any] = {
-            "kind": "proof-estimate",
-            "threshold": threshold,
-            "threshold_source": source,
-            "estimate": est.to_dict(),
-            "rows": shape[0],
-            "cols": shape[1],
-            "lang": chosen.language.code,
-            "settings": spec.identity(),
-        }
-        if len(specs) > 1:
-            data["compared"] = [e.to_dict() for e, _ in estimates]
-        _finish(data, started, json_out, output, _render_estimate)
-        return
-    spec = specs[0]
-    display = _Display()
-    try:
-        result = prove(
-            spec,
-            threshold_source=source,
-            workers=workers,
-            cluster=cluster,
-            checkpoint=checkpoint,
-            resume=resume,
-            on_progress=display.update,
-        )
-    except KeyboardInterrupt:
+                data["compared"] = [e.to_dict() for e, _ in estimates]
+            _finish(data, started, json_out, output, _render_estimate)
+            return
+        spec = specs[0]
+        display = _Display()
+        try:
+            result = prove(
+                spec,
+                threshold_source=source,
+                workers=workers,
+                cluster=cluster,
+                checkpoint=checkpoint,
+                resume=resume,
+                on_progress=display.update,
+            )
+        except KeyboardInterrupt:
+            display.close()
+            if checkpoint is not None:
+                note(f"stopped; finished tasks are in {checkpoint}: run the same command with --resume to continue")
+            raise
         display.close()
-        if checkpoint is not None:
-            note(f"stopped; finished tasks are in {checkpoint}: run the same command with --resume to continue")
-        raise
-    display.close()
-    for message in result.notes:
-        warn(message)
-    data = result.to_dict()
-    data["lang"] = chosen.language.code
-    _finish(data, started, json_out, output, _render)
+        for message in result.notes:
+            warn(message)
+        data = result.to_dict()
+        data["lang"] = chosen.language.code
+        _finish(data, started, json_out, output, _render)
 
 
 def _schemes(buckets: str | None, open_cells: int | None, estimating: bool) -> list[Any]:

@@ -11,6 +11,7 @@ from contextlib import nullcontext
 from pathlib import Path
 from typing import Any
 
+from .. import jsontext
 from ..board.notation import parse_size
 from ..errors import BoggleI18nError
 from ..language.selection import select
@@ -129,7 +130,7 @@ def score_cmd(
         total_bytes = info.st_size if stat.S_ISREG(info.st_mode) else None
     out = sys.stdout
     started = time.perf_counter()
-    boards = bad = total = 0
+    boards = bad = total = escaped = 0
     said: set[str] = set()
     with source as stream:
         counting = _Counting(read_blocks(stream))
@@ -153,7 +154,7 @@ def score_cmd(
                 boards += block.boards
                 bad += len(block.errors)
                 total += block.total
-                out.write(block.text)
+                escaped += write_lines(out, block.text, json_out)
                 out.flush()
                 if progress is None:
                     progress = _progress(total_bytes)  # after the first block: worker processes are started
@@ -168,9 +169,41 @@ def score_cmd(
         f"scored {counted(boards, 'board')} in {seconds:.2f} s ({rate:,.0f} boards/s, {engine} engine, "
         f"{workers} worker{'s' if workers != 1 else ''}); total score {total:,}"
         + (f"; {counted(bad, 'bad line')}" if bad else "")
+        + (f"; {counted(escaped, 'line')} written with \\x escapes" if escaped else "")
     )
-    if bad:
+    if bad or escaped:
         raise Exit(1)
+
+
+def write_lines(out: Any, text: str, json_lines: bool = False) -> int:
+    """Write `text` to `out`; a line its encoding cannot hold (a board with `å` in a C locale) is reported on
+    stderr and written with `\\x` escapes, and the rest go on. Returns how many lines were escaped.
+
+    JSON Lines lose nothing: such a line is written with JSON's own `\\u` escapes, the same value."""
+    try:
+        out.write(text)  # encoded whole before a byte is written: a failure here wrote nothing
+        return 0
+    except UnicodeEncodeError:
+        pass
+    encoding = out.encoding or "ascii"
+    escaped = 0
+    for line in text.splitlines(keepends=True):
+        try:
+            line.encode(encoding)
+        except UnicodeEncodeError as exc:
+            if json_lines:
+                out.write(jsontext.dumps(jsontext.loads(line), ensure_ascii=True) + "\n")
+                continue
+            bad = exc.object[exc.start : exc.end]
+            line = line.encode(encoding, "backslashreplace").decode(encoding)
+            escaped += 1
+            note(
+                f"standard output's encoding ({encoding}) cannot write {bad!r}: "
+                f"{line.split(chr(9))[0].rstrip()} written with \\x escapes "
+                "(set PYTHONIOENCODING=utf-8 or a UTF-8 locale)"
+            )
+        out.write(line)
+    return escaped
 
 
 class _Bar:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..errors import BoggleI18nError
 from . import app
-from .common import StoreOption, handle_errors, note
+from .common import StoreOption, check_store, handle_errors, note
 from .errors import os_error_message
 from .framework import Option
 
@@ -77,6 +77,7 @@ def serve_cmd(
             sock.close()
             raise BoggleI18nError(f"--allow-host takes a host name, not {name[:60]!r}")
     site = Site.serving(host, bound, allow_host)
+    check_store(store)  # --store is checked as given; this checks $BOGGLE_I18N_HOME's too, before serving
     web_app = create_app(store, results.resolve() if results is not None else None, site=site)
     config = uvicorn.Config(
         web_app,

@@ -9,6 +9,7 @@ dice set or from a letter distribution derived from the built lexicon.
 from __future__ import annotations
 
 import os
+import unicodedata
 
 from .. import jsontext
 from ..board.board import display_face
@@ -20,12 +21,12 @@ from ..limits import clip
 from ..memo import cache
 from ..pipeline.policies import CASE_POLICIES
 from ..record import dataclass, field
-from ..spelling import Spelling, is_unit, spelling
+from ..spelling import Spelling, is_unit, order_marks, spelling
 from ..toml_cache import TomlError, read_toml
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
-    from collections.abc import Iterable, Mapping
+    from collections.abc import Callable, Iterable, Mapping, Sequence
     from typing import Any
 
 STATUSES = ("stable", "beta")
@@ -68,6 +69,7 @@ class Language:
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's default (Turkish I -> ı)
     finals: Mapping[str, str] = field(default_factory=dict)  # shown at a word's end (Hebrew מ -> ם, Greek σ -> ς)
     compose: str = ""  # how stored letters combine when shown: "hangul" (keystroke jamo -> syllable blocks)
+    mark_order: str = ""  # the order a run of combining marks is written in (Thai: vowel sign, then tone mark)
 
     def display(self, word: str) -> str:
         """A word as a reader writes it: its last letter in final form (the lexicon keeps one face per letter),
@@ -109,6 +111,8 @@ class Language:
             "max_length": self.max_length,
             "wordfreq": self.wordfreq,
         }
+        if self.mark_order:  # only records that set it: every other lexicon's policy hash stays as it was
+            policy["mark_order"] = self.mark_order
         canon = jsontext.dumps(policy, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
         return sha256_hex(canon.encode("utf-8"))
 
@@ -146,12 +150,98 @@ class Language:
                     },
                 )
 
+    def fold_faces(
+        self,
+        faces: Iterable[str],
+        stages: Sequence[tuple[str, dict[str, Any]]] | Callable[[], Sequence[tuple[str, dict[str, Any]]] | None] | None,
+    ) -> tuple[str, ...]:
+        """The faces as the lexicon spells them: a face outside the alphabet goes through the rewriting
+        `stages` of the lexicon's recipe (pipeline/typed.py: the walk `lookup` takes), so `ς` is `σ` and
+        `أ` is `ا`; a face still outside the alphabet is refused as `check_faces` refuses it, and so is one
+        the stages would transliterate into another script (Cyrillic `к` on an English board is no `k`).
+
+        Faces already in the alphabet are returned as they are, so a plain board never builds a stage;
+        `stages` may be a function giving them, called only for a face outside the alphabet.
+        """
+        out = tuple(faces)
+        if self.mark_order:  # two marks on one face in the written order (spelling.order_marks), as a word's
+            out = tuple(order_marks(face, self.mark_order) for face in out)
+        try:
+            self.check_faces(out)
+            return out
+        except BoardError:
+            if callable(stages):
+                stages = stages()
+            if not stages:
+                raise
+        fold = _face_fold(self, tuple((name, jsontext.dumps(params, sort_keys=True)) for name, params in stages))
+        folded = []
+        for face in out:
+            try:
+                self.check_faces((face,))
+            except BoardError:
+                again = fold(face)
+                if not again or again == face or not _scripts(again) <= _scripts(face):
+                    raise  # folded to nothing, or transliterated (Cyrillic к -> Latin k): a letter of another script
+                try:
+                    self.check_faces((again,))
+                except BoardError:
+                    self.check_faces((face,))  # the face as typed is what the player reads in the error
+                face = again
+            folded.append(face)
+        return tuple(folded)
+
+    def stage_context(self, base_dir: Any) -> Any:
+        """The pipeline stages' defaults (a `StageContext`): this record's letter policy."""
+        from ..pipeline.stages import StageContext  # the pipeline: only for a build, a lookup or a folded face
+
+        return StageContext(
+            vowels=self.vowels,
+            language_dice=self.dice,
+            base_dir=base_dir,
+            alphabet=self.alphabet,
+            fold=dict(self.fold),
+            case=self.case,
+            min_length=self.min_length,
+            max_length=self.max_length,
+            wordfreq=self.wordfreq,
+            spelling=self.spelling,
+            lower=dict(self.lower),
+            mark_order=self.mark_order,
+        )
+
     @property
     def shorthands(self) -> dict[str, str]:
         """Letters typed for a longer face (English `q` = `qu`): the record's `bare_q`, else the main dice set."""
         if self.bare_q is not None:
             return {"q": "qu"} if self.bare_q == "qu" else {}
         return get_dice(self.dice[0]).shorthands if self.dice else {}
+
+
+def _scripts(text: str) -> set[str]:
+    """The scripts of the letters of `text` (the first word of each letter's Unicode name: LATIN, GREEK ...)."""
+    import unicodedata
+
+    return {unicodedata.name(ch, "?").split()[0] for ch in text if ch.isalpha()}
+
+
+_FOLDS: dict[tuple[str, str, tuple[tuple[str, str], ...]], Callable[[str], str]] = {}
+
+
+def _face_fold(language: Language, stages: tuple[tuple[str, str], ...]) -> Callable[[str], str]:
+    """The `FaceFold` of a recipe's stages (parameters as JSON text) under `language`'s policy, built once."""
+    key = (language.code, language.policy_sha256, stages)
+    fold = _FOLDS.get(key)
+    if fold is None:
+        from ..pipeline.typed import FaceFold
+        from ..resources import data_dir
+
+        specs = [(name, jsontext.loads(params)) for name, params in stages]
+        fold = FaceFold(specs, language.stage_context(data_dir("pipelines")))
+        if len(_FOLDS) > 64:
+            _FOLDS.clear()
+        _FOLDS[key] = fold
+    return fold
 
 
 _TYPES: dict[str, tuple[type, ...]] = {
@@ -179,6 +269,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "lower": (dict,),
     "finals": (dict,),
     "compose": (str,),
+    "mark_order": (str,),
 }
 _REQUIRED = ("code", "name", "vowels", "min_length", "scoring")
 _CHOICES = {
@@ -228,6 +319,9 @@ def _check(raw: dict[str, Any], where: str | os.PathLike[str]) -> None:
         spelling(tuple(raw.get("units", [])), tuple(raw.get("apart", [])))
     except BoggleI18nError as exc:  # a malformed `apart` entry: one line naming the file
         raise LanguageError(f"language record {where}: {exc}") from None
+    order = raw.get("mark_order", "")
+    if any(not unicodedata.category(ch).startswith("M") for ch in order) or len(set(order)) != len(order):
+        raise LanguageError(f"language record {where}: mark_order must list combining marks, each once")
     if raw.get("boards", "dice") == "dice" and not raw.get("dice"):
         raise LanguageError(f"language record {where}: boards = 'dice' needs a `dice` list")
     if raw.get("status") == "beta" and not raw.get("status_reason"):
@@ -272,6 +366,7 @@ def _load(path: str | os.PathLike[str]) -> Language:
         lower=dict(raw.get("lower", {})),
         finals=dict(raw.get("finals", {})),
         compose=raw.get("compose", ""),
+        mark_order=raw.get("mark_order", ""),
     )
 
 

@@ -23,7 +23,7 @@ import os
 from .. import jsontext
 from ..board.dice import DiceSet, get_dice
 from ..errors import BoardError, DiceError, LexiconError
-from ..folders import with_suffix
+from ..folders import read_regular, with_suffix
 from ..lexicon.store import lexicon_files, lexicon_name
 from ..limits import check, clip
 from ..record import dataclass, field, replace
@@ -78,6 +78,27 @@ class Selection:
         plays everywhere the same way without being asked twice.
         """
         return "dice" if self.dice is not None else "letters"
+
+    def fold_faces(self, faces: tuple[str, ...], store: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
+        """The faces as this selection's lexicon spells them: `ς` is `σ` as `lookup` folds it
+        (`Language.fold_faces` with the stages the lexicon was, or will be, built with).
+
+        A plain board is checked and returned without reading any recipe.
+        """
+        try:
+            return self.language.fold_faces(faces, None)
+        except BoardError:
+            if self.lexicon is None:
+                raise
+        from ..pipeline.typed import lexicon_stages  # only a face outside the alphabet needs a recipe
+
+        name = self.lexicon
+        if name.endswith(".toml"):
+            from ..pipeline.recipe import load_recipe
+
+            return self.language.fold_faces(faces, load_recipe(name).stages)
+        manifest = with_suffix(name, ".json") if name.endswith(".marisa") else lexicon_files(name, store)[1]
+        return self.language.fold_faces(faces, lexicon_stages(name, manifest))
 
     def for_size(self, size: Size) -> Selection:
         """The same choices for a board of `size` (the dice set and rules may change with it)."""
@@ -195,8 +216,7 @@ def _manifest_language(path: str) -> object:
     key = (path, st.st_mtime_ns, st.st_size)
     if key not in _MANIFEST_LANGUAGES:
         try:
-            with open(path, encoding="utf-8") as handle:
-                language = jsontext.loads(handle.read()).get("language")
+            language = jsontext.loads(read_regular(path)).get("language")
         except (OSError, ValueError, AttributeError):
             language = None
         if len(_MANIFEST_LANGUAGES) > 256:

@@ -137,19 +137,8 @@ def _terms(recipe: Recipe, source: ResolvedSource, own: bool, licence: str | Non
 
 def stage_context(recipe: Recipe, language: Language) -> StageContext:
     """The stages' defaults: the language record's letter policy."""
-    return StageContext(
-        vowels=language.vowels,
-        language_dice=language.dice,
-        base_dir=recipe.path.parent if recipe.path else data_dir("pipelines"),
-        alphabet=language.alphabet,
-        fold=dict(language.fold),
-        case=language.case,
-        min_length=language.min_length,
-        max_length=language.max_length,
-        wordfreq=language.wordfreq,
-        spelling=language.spelling,
-        lower=dict(language.lower),
-    )
+    context: StageContext = language.stage_context(recipe.path.parent if recipe.path else data_dir("pipelines"))
+    return context
 
 
 def build_lexicon(

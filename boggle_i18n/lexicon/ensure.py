@@ -14,7 +14,7 @@ import os
 
 from .. import jsontext
 from ..errors import BoggleI18nError, LexiconError, NoSourceError, RecipeError, SourceError
-from ..folders import clean, data_folder
+from ..folders import clean, data_folder, read_regular
 from ..pipeline.recipe_files import content_sha256, merged_recipe
 from .store import Lexicon, is_lexicon_name, lexicon_files, lexicon_name, lexicon_paths
 
@@ -58,7 +58,7 @@ def ensure_lexicon(
     _, manifest_path = lexicon_paths(name_in_store, store)
     from ..storage import check_writable_dir, store_dir  # a build or a load not current: off the cold path
 
-    if not manifest_path.is_file():
+    if not manifest_path.exists():  # a FIFO or a folder there is not "not built": Lexicon.load refuses it, named
         check_writable_dir(store_dir(store), "lexicon store")  # before saying "building"
         if on_build:
             on_build(name_in_store)
@@ -109,8 +109,7 @@ def _current_build(name: str, store: str | os.PathLike[str] | None) -> str | Non
 def _manifest(path: str | os.PathLike[str]) -> dict[str, Any] | None:
     """A built lexicon's manifest, or None if it is missing or broken (Lexicon.load reports that)."""
     try:
-        with open(path, encoding="utf-8") as handle:
-            manifest = jsontext.loads(handle.read())
+        manifest = jsontext.loads(read_regular(path))
     except (OSError, ValueError):
         return None
     return manifest if isinstance(manifest, dict) else None

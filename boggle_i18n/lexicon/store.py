@@ -17,10 +17,10 @@ import marisa_trie
 from .. import jsontext
 from ..digest import sha256_hex
 from ..errors import LexiconError
-from ..folders import clean, parent, store_folder, store_lock, with_suffix
+from ..folders import clean, parent, read_regular, store_folder, store_lock, with_suffix
 from ..limits import clip
 from ..record import dataclass
-from .trust import trie_problem
+from .trust import CheckNotRun, trie_problem
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
 if TYPE_CHECKING:
@@ -153,6 +153,11 @@ class Lexicon:
         self.manifest = manifest
         self.manifest_sha256 = manifest_sha256
         self._path = None if path is None else os.fspath(path)
+        # A player's corrections applied at load (lexicon/userlists.py): words removed, words added.
+        self.user_blocked: frozenset[str] = frozenset()
+        self.user_allowed: frozenset[str] = frozenset()
+        # The sha256 of the manifest file it was loaded from (a corrected lexicon's own differs from it).
+        self.stored_manifest_sha256: str | None = manifest_sha256
 
     @classmethod
     def from_words(cls, words: Iterable[str], name: str = "custom") -> Lexicon:
@@ -162,13 +167,16 @@ class Lexicon:
 
     @classmethod
     def load(cls, name: str, store: str | os.PathLike[str] | None = None) -> Lexicon:
-        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`)."""
+        """Load lexicon `name` from the store (or a `.marisa` path), checking its manifest and trie (`read_checked`).
+
+        A stored lexicon comes with the player's word lists applied (lexicon/userlists.py).
+        """
         if name.endswith(".marisa"):
             trie_path = clean(name)
             manifest_path = with_suffix(trie_path, ".json")
         else:
             trie_path, manifest_path = lexicon_files(name, store)
-        if not os.path.isfile(manifest_path):
+        if not os.path.exists(manifest_path):  # anything else there (a FIFO, a folder) is read_checked's to refuse
             raise LexiconError(
                 f"lexicon {name!r} is not built (no {manifest_path}); {build_hint(name, store)}",
                 code="lexicon.not_built",
@@ -185,8 +193,15 @@ class Lexicon:
                 if exc.retry and attempt < 2:
                     time.sleep(0.05)
                     continue
+                if not exc.rebuild:
+                    raise LexiconError(str(exc)) from None
                 raise LexiconError(f"{exc}; rebuild with: {rebuild_command(name, store, exc.manifest)}") from None
-        return cls(trie, manifest, sha256_hex(raw_manifest), trie_path)
+        lexicon = cls(trie, manifest, sha256_hex(raw_manifest), trie_path)
+        if name.endswith(".marisa"):
+            return lexicon
+        from .userlists import corrected  # a stat of the store's user-lists folder when there is none
+
+        return corrected(lexicon, store)
 
     @property
     def path(self) -> Path | None:
@@ -243,10 +258,13 @@ class Lexicon:
 class StoreProblem(Exception):
     """Why a stored lexicon cannot be used (one line); `manifest` if it parsed, `retry` if a rebuild may be mid-way."""
 
-    def __init__(self, message: str, manifest: dict[str, Any] | None = None, retry: bool = False) -> None:
+    def __init__(
+        self, message: str, manifest: dict[str, Any] | None = None, retry: bool = False, rebuild: bool = True
+    ) -> None:
         super().__init__(message)
         self.manifest = manifest
         self.retry = retry
+        self.rebuild = rebuild  # False when the lexicon is not known to be damaged: the message says what to do
 
 
 def read_checked(
@@ -290,7 +308,10 @@ def read_checked(
         sha = str(manifest["trie_sha256"])
     assert data is not None
     # Before MARISA sees the bytes: a trie damaged before its sha256 was recorded must not crash this process.
-    problem = trie_problem(data, sha, manifest)
+    try:
+        problem = trie_problem(data, sha, manifest)
+    except CheckNotRun as exc:
+        raise StoreProblem(f"trie file {trie_path} was not loaded: {exc}", manifest, rebuild=False) from None
     if problem is not None:
         raise StoreProblem(f"trie file {trie_path} is corrupt: {problem}", manifest)
     try:
@@ -301,8 +322,7 @@ def read_checked(
 
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    with open(path, "rb") as handle:
-        return handle.read()
+    return read_regular(path)  # a FIFO or /dev/zero planted in the store is refused, never waited on
 
 
 def _backup_matching(trie_path: str | os.PathLike[str], manifest: dict[str, Any]) -> bytes | None:
@@ -312,7 +332,7 @@ def _backup_matching(trie_path: str | os.PathLike[str], manifest: dict[str, Any]
     from ..storage import backup_path
 
     try:
-        data = backup_path(Path(trie_path)).read_bytes()
+        data = read_regular(backup_path(Path(trie_path)))
     except OSError:
         return None
     return data if sha256_hex(data) == manifest.get("trie_sha256") else None
@@ -363,6 +383,7 @@ class StoreEntry:
     path: Path
     manifest: dict[str, Any] | None
     problem: str | None = None
+    damaged: bool = True  # False: it could not be checked here, which says nothing against it
 
 
 def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
@@ -381,7 +402,7 @@ def scan_store(store: str | os.PathLike[str] | None = None) -> list[StoreEntry]:
         try:
             manifest, _, _ = read_checked(path, path.with_suffix(".marisa"))
         except StoreProblem as exc:
-            out.append(StoreEntry(path.stem, path, None, _short_problem(str(exc), path)))
+            out.append(StoreEntry(path.stem, path, None, _short_problem(str(exc), path), exc.rebuild))
             continue
         out.append(StoreEntry(path.stem, path, manifest, None))
     return out
@@ -391,7 +412,9 @@ def _short_problem(message: str, manifest_path: Path) -> str:
     """A problem as `lexicons` lists it, without the paths it already shows."""
     trie_path = manifest_path.with_suffix(".marisa")
     message = message.replace(f"manifest {manifest_path}: ", "").replace(f"manifest {manifest_path} is ", "")
-    return message.replace(f"trie file {trie_path} is", "its trie file is")
+    return message.replace(f"trie file {trie_path} is", "its trie file is").replace(
+        f"trie file {trie_path} was", "its trie file was"
+    )
 
 
 def built_lexicons(store: str | os.PathLike[str] | None = None) -> dict[str, dict[str, Any]]:

@@ -130,8 +130,15 @@ def _recorded(trie_sha: str) -> dict[str, Any] | None:
     return data if isinstance(data, dict) else None
 
 
+class CheckNotRun(Exception):
+    """The check itself could not run here (the interpreter cannot be started, marisa_trie is not importable by
+    a child): nothing is known about the trie, so it is neither loaded nor called damaged. The message says
+    what failed, and what to do about it."""
+
+
 def trie_problem(data: bytes, trie_sha: str, manifest: dict[str, Any]) -> str | None:
-    """Why these trie bytes must not be loaded (one phrase), or None once they are known good.
+    """Why these trie bytes must not be loaded (one phrase), or None once they are known good; `CheckNotRun`
+    when the check cannot be run at all.
 
     `trie_sha` is the bytes' sha256 (already compared with the manifest's);
     `manifest` gives `word_count` and, if recorded, `keys_sha256`.
@@ -176,7 +183,10 @@ def _check_in_child(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
     except subprocess.TimeoutExpired:
         return None, f"MARISA did not finish reading it in {CHECK_SECONDS} s"
     except OSError as exc:
-        return None, f"it could not be checked (cannot start a check process: {exc.strerror or exc})"
+        raise CheckNotRun(
+            f"cannot start a check process ({sys.executable}: {exc.strerror or exc}); the trie itself may be "
+            "sound: let this user run that interpreter, then try again"
+        ) from None
     if proc.returncode < 0:
         try:
             name = signal.Signals(-proc.returncode).name
@@ -186,7 +196,10 @@ def _check_in_child(data: bytes) -> tuple[dict[str, Any] | None, str | None]:
     if proc.returncode != 0:
         last = (proc.stderr.decode("utf-8", "replace").strip().splitlines() or ["no message"])[-1]
         if "No module named 'marisa_trie'" in last:
-            return None, "it could not be checked (marisa_trie is not importable by a child process)"
+            raise CheckNotRun(
+                f"a check process ({sys.executable}) cannot import marisa_trie; the trie itself may be sound: "
+                "install marisa-trie for that interpreter, then try again"
+            )
         return None, f"MARISA cannot read it ({last[:100]})"
     try:
         found = jsontext.loads(proc.stdout)

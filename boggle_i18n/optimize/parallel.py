@@ -9,6 +9,7 @@ its finished restarts kept; one that does not stop in time is ended.
 from __future__ import annotations
 
 import multiprocessing as mp
+import os
 import queue as queue_mod
 import signal
 import time
@@ -16,6 +17,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..lifeline import die_with_parent
 from .problem import Problem
 from .runner import Progress, RestartReport, run_restart
 from .search import Budget, Search
@@ -110,8 +112,9 @@ def _restart_catching_interrupt(
     return report, hits[0] > 0
 
 
-def _worker(w: int, k: int, job: Job, q: Any, stop: Any) -> None:
-    """A worker process: restarts w, w+k, ... until done or stopped."""
+def _worker(w: int, k: int, job: Job, q: Any, stop: Any, parent: int) -> None:
+    """A worker process: restarts w, w+k, ... until done or stopped (or its parent is gone: lifeline.py)."""
+    die_with_parent(parent)
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and tells us through `stop`
     try:
         deadline = time.monotonic() + job.time_limit if job.time_limit is not None else None
@@ -150,7 +153,7 @@ def run_processes(job: Job, workers: int, on_progress: Callable[[Progress], None
     q = ctx.Queue()
     stop = ctx.Event()
     procs = [
-        ctx.Process(target=_worker, args=(w, workers, job, q, stop), daemon=True, name=f"boggle-opt-{w}")
+        ctx.Process(target=_worker, args=(w, workers, job, q, stop, os.getpid()), daemon=True, name=f"boggle-opt-{w}")
         for w in range(workers)
     ]
     started = time.monotonic()

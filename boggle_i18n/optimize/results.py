@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from ..errors import BoggleI18nError
+from ..folders import read_regular
 
 REQUIRED = ("best", "seed", "seconds", "boards_evaluated", "settings", "command", "strategy")
 
@@ -82,15 +83,27 @@ def shape_problem(value: Any, spec: Spec, where: str = "") -> str | None:
             if problem:
                 return problem
         return None
-    ok = {
-        "int": type(value) is int,
-        "num": type(value) in (int, float) and math.isfinite(value),
-        "str": isinstance(value, str),
-        "bool": isinstance(value, bool),
-        "null": value is None,
-        "object": isinstance(value, dict),
-    }[spec]
+    ok = CHECKS[spec](value)
     return None if ok else f"{where} is {_kind(value)}, not {'a finite number' if spec == 'num' else spec}"
+
+
+# Every count, score and time in a result file fits a signed 64-bit integer; a larger one (a hand-edited
+# 10**400) is refused as the file's error, and never reaches float() or a table's formatting.
+INT_LIMIT = 1 << 63
+
+
+def _in_range(value: Any) -> bool:
+    return type(value) is int and -INT_LIMIT < value < INT_LIMIT
+
+
+CHECKS = {
+    "int": _in_range,
+    "num": lambda value: _in_range(value) or (type(value) is float and math.isfinite(value)),
+    "str": lambda value: isinstance(value, str),
+    "bool": lambda value: isinstance(value, bool),
+    "null": lambda value: value is None,
+    "object": lambda value: isinstance(value, dict),
+}
 
 
 def _kind(value: Any) -> str:
@@ -98,6 +111,8 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, float) and not math.isfinite(value):
         return str(value)
+    if type(value) is int and not _in_range(value):
+        return "an integer out of range (beyond 2**63)"
     names = {bool: "a boolean", int: "an int", float: "a number", str: "a string", list: "a list", dict: "an object"}
     return names.get(type(value), type(value).__name__)
 
@@ -105,7 +120,7 @@ def _kind(value: Any) -> str:
 def read_result_file(path: Path) -> Any:
     """A result file's JSON (NaN and Infinity refused); one error naming it if it cannot be read or parsed."""
     try:
-        return json.loads(path.read_bytes(), parse_constant=_no_constant)
+        return json.loads(read_regular(path), parse_constant=_no_constant)
     except (ValueError, UnicodeDecodeError, RecursionError):
         raise BoggleI18nError(f"result file {path} is not JSON") from None
     except OSError as exc:

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..errors import BoggleI18nError
+from ..folders import read_regular
 from ..lexicon.store import Lexicon, lexicon_paths
 
 
@@ -38,7 +39,7 @@ class Freshness:
 def _current_sha(name: str, store: str | os.PathLike[str] | None) -> str | None:
     try:
         _, manifest_path = lexicon_paths(name, store)
-        sha = json.loads(manifest_path.read_text(encoding="utf-8")).get("trie_sha256")
+        sha = json.loads(read_regular(manifest_path)).get("trie_sha256")
     except (OSError, ValueError, AttributeError, BoggleI18nError):
         return None
     return sha if isinstance(sha, str) else None

@@ -27,6 +27,7 @@ from pathlib import Path
 from typing import IO, Any, BinaryIO
 
 from ..errors import NoSourceError, SourceError
+from ..folders import expand
 from ..limits import MAX_SOURCE_ENTRY_BYTES, MAX_SOURCE_LINES, clip
 from ..storage import cache_dir
 from .recipe import Recipe, SourceSpec
@@ -491,7 +492,7 @@ def resolve_source(
     """Find the raw list for `recipe`, in the order local file, cache, system list, download."""
     spec = recipe.source
     if source is not None:
-        path = Path(source).expanduser()
+        path = Path(expand(source, "source"))
         _check_readable(path)
         # The user's own list: recorded under its own file name, never as the recipe's usual list.
         return ResolvedSource("file", path.absolute(), path.name, None, None, None)

@@ -18,7 +18,7 @@ from typing import Literal
 
 from ..errors import RecipeError
 from ..limits import clip
-from ..spelling import PLAIN, Spelling
+from ..spelling import PLAIN, Spelling, order_marks
 from .compactset import CompactSet
 from .policies import CASE_POLICIES
 
@@ -44,6 +44,7 @@ class StageContext:
     wordfreq: str | None = None  # the language's code in wordfreq (the `frequent` stage's default)
     spelling: Spelling = PLAIN  # multi-letter letters (Welsh ll): a word's length counts them once
     lower: Mapping[str, str] = field(default_factory=dict)  # lower case unlike Unicode's (Turkish I -> ı)
+    mark_order: str = ""  # the written order of a run of combining marks (Thai: vowel sign, then tone mark)
 
 
 STAGES: dict[str, Callable[..., StageFn]] = {}
@@ -103,6 +104,16 @@ def _normalize(ctx: StageContext, *, form: str = "NFC") -> StageFn:
         raise RecipeError(f"normalize: unknown form {form!r}")
     chosen = forms[form]
     return lambda e: unicodedata.normalize(chosen, e)
+
+
+@stage("order-marks")
+def _order_marks(ctx: StageContext, *, order: str | None = None) -> StageFn:
+    """Put each run of combining marks in the language's written order (its record's `mark_order`):
+    `ก่ี` (tone mark typed first) is `กี่`, the order the dictionary and a board's path agree on."""
+    chosen = ctx.mark_order if order is None else order
+    if not chosen:
+        raise RecipeError("order-marks: the language record has no mark_order; give `order`")
+    return lambda e: order_marks(e, chosen)
 
 
 def lowercase(lower: Mapping[str, str]) -> Callable[[str], str]:
@@ -345,9 +356,11 @@ def read_list(base_dir: Path, file: str, what: str = "blocklist") -> list[str]:
 def _blocklist(
     ctx: StageContext, *, words: Iterable[str] = (), file: str | None = None, match: str = "substring"
 ) -> StageFn:
-    """Drop entries containing (or equal to, with `match = "word"`) any listed string.
+    """Drop entries containing (or equal to, with `match = "word"`; starting with, with `match = "prefix"`)
+    any listed string.
 
-    Substring matching runs one Aho-Corasick pass per entry, whatever the list size.
+    Substring matching runs one Aho-Corasick pass per entry, whatever the list size. A prefix drops a
+    junk stem with every form the affix expander made from it (Turkish `aşla-`, cut from `başla-`).
     """
     banned = [w for w in words if w] + (read_list(ctx.base_dir, file) if file else [])
     if not banned:
@@ -355,8 +368,12 @@ def _blocklist(
     if match == "word":
         exact = set(banned)
         return keep_if(lambda e: e not in exact)
+    if match == "prefix":
+        stems = set(banned)
+        lengths = sorted({len(w) for w in stems})
+        return keep_if(lambda e: not any(e[:n] in stems for n in lengths if n <= len(e)))
     if match != "substring":
-        raise RecipeError(f"blocklist: match must be 'substring' or 'word', not {match!r}")
+        raise RecipeError(f"blocklist: match must be 'substring', 'word' or 'prefix', not {match!r}")
     import ahocorasick
 
     automaton = ahocorasick.Automaton()

@@ -21,11 +21,18 @@ import hashlib
 import json
 import math
 import os
+import stat
+import sys
+import threading
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError
+from ..folders import read_regular
 from .tasks import TaskResult
 
 if TYPE_CHECKING:
@@ -34,6 +41,115 @@ if TYPE_CHECKING:
 FORMAT = "boggle-i18n-proof-checkpoint"
 VERSION = 2  # 2: each task line carries `check`; version 1 files (no checks) are still read
 READ_VERSIONS = (1, 2)
+
+
+LOCK_SUFFIX = ".lock"  # the sidecar beside a checkpoint that a running proof holds (flock)
+_held: dict[str, int] = {}  # lock paths this process holds -> how many `checkpoint_lock` blocks hold each
+_held_guard = threading.Lock()
+
+
+def lock_path(path: Path) -> Path:
+    """The sidecar lock of checkpoint `path`: beside the file a link points to, so every name for one
+    checkpoint meets the same lock."""
+    real = Path(os.path.realpath(path))
+    return real.with_name(real.name + LOCK_SUFFIX)
+
+
+@contextmanager
+def checkpoint_lock(path: Path) -> Iterator[None]:
+    """Hold checkpoint `path` for this proof alone: an exclusive `flock` on its sidecar `PATH.lock`, which names
+    the holder (pid, start time, command). A second run on the same checkpoint is refused at once with one error
+    naming the holder, before it reads or writes anything (two runs once both appended, duplicating tasks).
+
+    Reentrant within a process (the command takes it before its threshold search, `prove` again). The lock dies
+    with its holder, a SIGKILLed one too: the kernel drops a flock with the last descriptor (worker processes are
+    forked with it, and die with their parent: lifeline.py). The sidecar is removed on release.
+    """
+    lock = lock_path(path)
+    key = str(lock)
+    with _held_guard:
+        if key in _held:
+            _held[key] += 1
+            fd = -1
+        else:
+            fd = _acquire(path, lock)
+            _held[key] = 1
+    try:
+        yield
+    finally:
+        with _held_guard:
+            _held[key] -= 1
+            if not _held[key]:
+                del _held[key]
+                if fd >= 0:
+                    _release(lock, fd)
+
+
+def _acquire(path: Path, lock: Path) -> int:
+    import fcntl
+
+    for _ in range(20):  # the lock file replaced between our open and our flock (its holder let go): again
+        try:
+            flags = os.O_RDWR | os.O_CREAT | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+            fd = os.open(lock, flags, 0o666)  # the user's umask applies
+        except OSError as exc:
+            raise BoggleI18nError(f"cannot lock checkpoint {path} ({lock}): {exc.strerror or exc}") from None
+        try:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise BoggleI18nError(f"cannot lock checkpoint {path}: {lock} is not a regular file")
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(fd)
+                raise BoggleI18nError(
+                    f"checkpoint {path} is in use by another prove ({holder}): wait for it to finish or stop it; "
+                    "two runs on one checkpoint would both append to it"
+                ) from None
+            try:
+                same = os.stat(lock, follow_symlinks=False).st_ino == os.fstat(fd).st_ino
+            except FileNotFoundError:
+                same = False
+            if same:
+                text = f"pid {os.getpid()}, started {time.strftime('%Y-%m-%d %H:%M:%S')}: {_command()}\n"
+                os.ftruncate(fd, 0)
+                os.pwrite(fd, text.encode("utf-8", "replace"), 0)
+                return fd
+        except BaseException:
+            os.close(fd)
+            raise
+        os.close(fd)
+    raise BoggleI18nError(f"cannot lock checkpoint {path}: {lock} keeps being replaced")  # pragma: no cover
+
+
+def _release(lock: Path, fd: int) -> None:
+    """Remove the sidecar while still holding it (a run waiting to open it then finds a new file), then let go."""
+    import fcntl
+
+    try:
+        if os.stat(lock, follow_symlinks=False).st_ino == os.fstat(fd).st_ino:
+            os.unlink(lock)
+    except OSError:
+        pass
+    try:
+        fcntl.flock(fd, fcntl.LOCK_UN)  # forked workers share the descriptor: released for them too
+    finally:
+        os.close(fd)
+
+
+def _holder(fd: int) -> str:
+    """What the lock's holder wrote about itself (its first line, cut short), or a plain word if nothing yet."""
+    try:
+        text = os.pread(fd, 400, 0).decode("utf-8", "replace").splitlines()
+    except OSError:
+        text = []
+    line = text[0].strip() if text else ""
+    return line[:200] if line else "a process that has not yet said which"
+
+
+def _command() -> str:
+    """This process's command line, its program by base name, cut short."""
+    words = [os.path.basename(sys.argv[0]) if sys.argv and sys.argv[0] else "python", *sys.argv[1:]]
+    return " ".join(words)[:160]
 
 
 def _no_constant(name: str) -> Any:
@@ -81,7 +197,7 @@ def read_checkpoint(
     its number noted in `lines_seen`.
     """
     try:
-        raw = path.read_bytes()
+        raw = read_regular(path)
     except OSError as exc:
         raise BoggleI18nError(f"cannot read checkpoint {path}: {exc.strerror or exc}") from None
     lines = raw.split(b"\n")
@@ -138,15 +254,20 @@ def _shown(value: Any) -> str:
         return str(value)[:30]
 
 
+WHOLE_LIMIT = 1 << 63  # a count or score beyond a signed 64-bit integer is a hand edit, refused as one
+
+
 def _whole(value: Any, name: str, high: int | None = None) -> int:
-    if type(value) is not int or value < 0 or (high is not None and value >= high):
-        span = f"0..{high - 1}" if high is not None else "0 or more"
+    high = WHOLE_LIMIT if high is None else min(high, WHOLE_LIMIT)
+    if type(value) is not int or value < 0 or value >= high:
+        span = f"0..{high - 1}" if high != WHOLE_LIMIT else "0..2**63-1"
         raise _OutsideProof(f"{name} {_shown(value)} is not a whole number in {span}")
     return value
 
 
 def _seconds(value: Any, name: str) -> float:
-    if type(value) not in (int, float) or not math.isfinite(value) or value < 0:
+    finite = (type(value) is int and 0 <= value < WHOLE_LIMIT) or (type(value) is float and math.isfinite(value))
+    if not finite or value < 0:
         raise _OutsideProof(f"{name} {_shown(value)} is not a finite number of seconds")
     return float(value)
 

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import itertools
 import multiprocessing as mp
+import os
 import signal
 import threading
 from collections.abc import Callable, Iterator, Sequence
@@ -21,6 +22,7 @@ from dataclasses import replace
 from typing import Any
 
 from ..errors import BoggleI18nError
+from ..lifeline import die_with_parent
 from .tasks import ProofSpec, TaskResult, run_task
 
 MAX_RESTARTS = 5  # times a pool may lose a worker before the proof gives up
@@ -57,7 +59,8 @@ def stop_on_termination() -> Iterator[None]:
             signal.signal(getattr(signal, n), handler)
 
 
-def _quiet_worker() -> None:
+def _quiet_worker(parent: int) -> None:
+    die_with_parent(parent)  # a SIGKILLed parent (the OOM killer) takes its workers with it
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the parent handles Ctrl-C and ends the workers
     for name in ("SIGTERM", "SIGHUP"):  # forked with the parent's handlers: a worker inside C must die at once
         if hasattr(signal, name):
@@ -71,7 +74,7 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
     restarts = 0
     context = mp.get_context("fork") if "fork" in mp.get_all_start_methods() else mp.get_context()
     while left:
-        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker)
+        pool = ProcessPoolExecutor(workers, mp_context=context, initializer=_quiet_worker, initargs=(os.getpid(),))
         futures: dict[Future[TaskResult], int] = {}
         queue = list(left)
         try:
@@ -87,6 +90,7 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
         except BrokenProcessPool:
             restarts += 1
             notes.append(f"a worker process died; {len(left)} unfinished tasks run again")
+            pool.shutdown(wait=True, cancel_futures=True)  # its workers are dead or ended by its manager thread
             if restarts > MAX_RESTARTS:
                 raise BoggleI18nError(f"worker processes died {restarts} times; the proof stops") from None
         except BaseException:
@@ -94,10 +98,15 @@ def run_processes(spec: ProofSpec, tasks: Sequence[int], workers: int, on_done: 
             try:  # let the pool's own threads see their workers gone and stop, before this process exits
                 pool.shutdown(wait=True, cancel_futures=True)
             except BaseException:  # a second Ctrl-C: leave now
-                pass
+                pool.shutdown(wait=False, cancel_futures=True)
             raise
-        finally:
-            pool.shutdown(wait=False, cancel_futures=True)
+        # Every task is done (or the pool broke): its workers are idle or dead, so this wait is short. It must be
+        # waited for: the pool's manager thread closes its wake-up pipe as it ends, and CPython 3.11's exit hook
+        # (concurrent.futures.process._python_exit) writes to that pipe without the pool's lock (CPython gh-125451,
+        # fixed from 3.12 with a lock of the pipe's own), so a manager thread still ending as the command exits
+        # could make an `OSError: [Errno 9] Bad file descriptor` traceback (issue 38). Joined here, the pipe is
+        # closed before anything else runs.
+        pool.shutdown(wait=True, cancel_futures=True)
     return notes
 
 

@@ -26,7 +26,7 @@ from ..board.board import neighbours
 from ..errors import BoggleI18nError
 from ..optimize.problem import make_problem
 from ..solver.base import Rules
-from .checkpoint import CheckpointLines, CheckpointWriter, read_checkpoint, verify_resumed
+from .checkpoint import CheckpointLines, CheckpointWriter, checkpoint_lock, read_checkpoint, verify_resumed
 from .classes import ClassSpace, Partition, Scheme, class_space, make_partition, open_cells, split_order
 from .engine import load_bound
 from .tasks import ProofSpec, TaskResult, prover_for
@@ -180,11 +180,27 @@ def prove(
     resume: bool = False,
     on_progress: Callable[[ProofProgress], None] | None = None,
 ) -> ProofResult:
-    """Run (or resume) the proof of `spec`; Ctrl-C leaves the checkpoint ready for `resume`."""
+    """Run (or resume) the proof of `spec`; Ctrl-C leaves the checkpoint ready for `resume`. The checkpoint is
+    held for this run alone (`checkpoint_lock`): a second run on it is refused, naming this one."""
     if workers < 1:
         raise BoggleI18nError("workers must be at least 1")
     if resume and checkpoint is None:
         raise BoggleI18nError("--resume needs --checkpoint FILE")
+    if checkpoint is None:
+        return _prove(spec, threshold_source, workers, cluster, None, resume, on_progress)
+    with checkpoint_lock(checkpoint):
+        return _prove(spec, threshold_source, workers, cluster, checkpoint, resume, on_progress)
+
+
+def _prove(
+    spec: ProofSpec,
+    threshold_source: str,
+    workers: int,
+    cluster: str | Any | None,
+    checkpoint: Path | None,
+    resume: bool,
+    on_progress: Callable[[ProofProgress], None] | None,
+) -> ProofResult:
     identity = spec.identity()
     done: dict[int, TaskResult] = {}
     writer = None

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import struct
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -27,7 +28,9 @@ from typing import Any, BinaryIO, NamedTuple
 from ..board.board import Board
 from ..board.notation import face_of, parse_board
 from ..errors import BoggleI18nError, EngineError
+from ..lifeline import die_with_parent
 from ..limits import MAX_LINE, workers_for
+from ..record import replace
 from .base import get_solver
 from .codec import FaceCodec
 from .scorer import Scorer, prepare_scorer
@@ -115,7 +118,7 @@ class LineScorer:
             except KeyError:
                 pass
         board = parse_board(text, self._shorthands, self.settings.size)
-        self.selection.language.check_faces(board.faces)
+        board = replace(board, faces=self._fold(board.faces))
         scorer = self.scorer(board.size)
         if board.size != self._default_shape():  # the C reader's codec learns the faces too (next block's tables)
             for face in board.faces:
@@ -423,6 +426,16 @@ class LineScorer:
         self._c_tables = (len(codec.faces), tables)
         return tables
 
+    def _fold(self, faces: tuple[str, ...]) -> tuple[str, ...]:
+        """Faces as the lexicon spells them (`ς` -> `σ`), by its recipe's stages, as `solve` reads them."""
+
+        def stages() -> Any:
+            from ..pipeline.typed import manifest_stages  # the pipeline: only for a face outside the alphabet
+
+            return manifest_stages(self.lexicon.manifest)
+
+        return self.selection.language.fold_faces(faces, stages)
+
     def _allowed(self, face: str) -> bool:
         try:
             self.selection.language.check_faces((face,))
@@ -605,8 +618,9 @@ def _cut_long_lines(first_line: int, block: bytes, max_line: int) -> Block:
 _WORKER: LineScorer | None = None
 
 
-def _init_worker(settings: BatchSettings, resolve: Resolver) -> None:
+def _init_worker(settings: BatchSettings, resolve: Resolver, parent: int) -> None:
     global _WORKER
+    die_with_parent(parent)
     _WORKER = LineScorer(settings, *resolve(settings, None))
 
 
@@ -697,10 +711,10 @@ def _score_processes(
     global _WORKER
     if "fork" in multiprocessing.get_all_start_methods():
         _WORKER = local
-        pool = multiprocessing.get_context("fork").Pool(workers)
+        pool = multiprocessing.get_context("fork").Pool(workers, initializer=die_with_parent, initargs=(os.getpid(),))
     else:  # pragma: no cover - not Linux
         pool = multiprocessing.get_context("spawn").Pool(
-            workers, initializer=_init_worker, initargs=(settings, resolve)
+            workers, initializer=_init_worker, initargs=(settings, resolve, os.getpid())
         )
     with pool:
         yield result

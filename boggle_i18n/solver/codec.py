@@ -13,6 +13,7 @@ from collections.abc import Iterable, Mapping, Sequence
 
 from ..board.board import Board
 from ..errors import BoardError
+from ..limits import check_face
 from ..spelling import spelling
 
 TYPE_CHECKING = False  # `typing` is not imported at run time: mypy reads this name as True
@@ -44,6 +45,7 @@ class FaceCodec:
         """The code of `face`, adding it if new."""
         code = self._index.get(face)
         if code is None:
+            check_face(face)  # before it is kept: a face too long for the kernels' length byte never enters
             code = len(self.faces)
             self.faces.append(face)
             self._index[face] = code

@@ -20,6 +20,7 @@ from __future__ import annotations
 import hashlib
 import json
 import mmap
+import os
 import threading
 import weakref
 from dataclasses import dataclass
@@ -27,6 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from ..errors import BoggleI18nError, LexiconError
+from ..folders import open_regular
 from ..progress import task
 from ..spelling import PLAIN, Spelling, spelling, spelling_of
 from ..storage import atomic_write_bytes, cache_dir
@@ -198,10 +200,15 @@ def from_file(path: Path, key: str) -> CompiledLexicon | None:
     import numpy as np
 
     try:
-        with path.open("rb") as handle:
-            buffer = mmap.mmap(handle.fileno(), 0, access=mmap.ACCESS_READ)
+        fd = open_regular(path)  # a FIFO or a device planted at the cache path: passed over, never waited on
+    except OSError:
+        return None
+    try:
+        buffer = mmap.mmap(fd, 0, access=mmap.ACCESS_READ)
     except (OSError, ValueError):
         return None
+    finally:
+        os.close(fd)
     try:
         start = len(MAGIC) + _DIGEST
         if buffer[: len(MAGIC)] != MAGIC:

@@ -224,7 +224,39 @@ async def _json_body(request: Request) -> dict[str, Any]:
         raise _invalid("request body is not JSON (or nested too deeply)", "body") from None
     if not isinstance(data, dict):
         raise _invalid("request body must be a JSON object", "body")
+    bad = _unencodable(data)
+    if bad is not None:
+        raise _invalid(f"{bad} holds a lone surrogate (a \\ud800-\\udfff escape that is half a character)", bad)
     return data
+
+
+def _unencodable(data: dict[str, Any]) -> str | None:
+    """The top-level key of the first string (key or value, at any depth) that is no Unicode text: JSON lets an
+    escape spell half a surrogate pair, which no UTF-8 encoder (an answer, a file, a log) takes. None: all good.
+    Iterative, so a deep body cannot recurse; every endpoint's body passes here."""
+    for top, value in data.items():
+        stack: list[Any] = [top, value]
+        while stack:
+            item = stack.pop()
+            if isinstance(item, str):
+                try:
+                    item.encode("utf-8")
+                except UnicodeEncodeError:
+                    return top if _encodes(top) else "body"
+            elif isinstance(item, dict):
+                for key, inner in item.items():
+                    stack += (key, inner)
+            elif isinstance(item, list):
+                stack += item
+    return None
+
+
+def _encodes(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True
 
 
 # ---------------------------------------------------------------- the app
@@ -306,6 +338,19 @@ class WebApp:
         lexicon = self.lexicons.get(selection.require_lexicon())
         answer = self._checker(lexicon).check(word).to_dict()
         return {**answer, "lang": selection.language.code, "key": answer["normalised"] or word.strip().lower()}
+
+    def remove_word(self, data: Mapping[str, Any]) -> dict[str, Any]:
+        """POST /api/word/remove: "not a word?" on the end screen. The word goes on the player's blocklist of the
+        lexicon in the store (the library's `userwords.remove_word`, as `boggle-i18n word remove`); the lexicon is
+        loaded again for the next request, with the list applied."""
+        from ..userwords import remove_word
+
+        word = _text(data, "word", limit=MAX_WORD)
+        if word is None:
+            raise BadRequest("give a word, e.g. word=kaas", code="lookup.empty_word")
+        change = remove_word(word, lang=_text(data, "lang", limit=16), lexicon=_lexicon(data), store=self.store)
+        self.lexicons.forget(change.lexicon)
+        return change.to_dict()
 
     def _checker(self, lexicon: Any) -> Any:
         """One word checker per lexicon (its recipe's stages, built once)."""
@@ -657,6 +702,13 @@ def create_app(
             return error(exc)
         return await _answer(lambda: web.lexicon_status(request.path_params["name"], build=True))
 
+    async def word_remove(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+        except BadRequest as exc:
+            return error(exc)
+        return await _answer(lambda: web.remove_word(data))
+
     async def records(request: Request) -> Response:
         return await _answer(web.records)
 
@@ -733,6 +785,7 @@ def create_app(
         Route("/api/roll", sync(web.roll)),
         Route("/api/lookup", sync(web.lookup)),
         Route("/api/records", records),
+        Route("/api/word/remove", word_remove, methods=["POST"]),
         Route("/api/compare", start, methods=["POST"]),
         Route("/api/optimize", start, methods=["POST"]),
         Route("/api/jobs/{job}", job_state),
@@ -760,6 +813,7 @@ ROUTES = (
     "GET /api/roll",
     "GET /api/lookup",
     "GET /api/records",
+    "POST /api/word/remove",
     "POST /api/compare",
     "POST /api/optimize",
     "GET /api/jobs/{job}",

@@ -46,6 +46,17 @@ def _host_form(name: str) -> str:
     return str(address) if address is not None else name
 
 
+def _port(text: str | None) -> int | None:
+    """A `Host` header's port as a number (80 when there is none), or None when it is no port: only ASCII digits
+    name one (`str.isdigit` takes `¹`, `٨` and `８` too, which `int` then reads or fails on), 1..65535."""
+    if text is None:
+        return 80
+    if not (text.isascii() and text.isdigit() and len(text) <= 5):
+        return None
+    number = int(text)
+    return number if 1 <= number <= 65535 else None
+
+
 @dataclass(frozen=True)
 class Site:
     """The addresses a server answers to: the host it listens on (`--host`), its port, and extra names.
@@ -89,9 +100,10 @@ class Site:
         else:
             name, colon, port_text = value.rpartition(":")
             name, port = (name, port_text) if colon else (value, None)
-        if port is not None and not port.isdigit():
+        number = _port(port)
+        if number is None:
             return False
-        if self.port is not None and int(port or 80) != self.port:
+        if self.port is not None and number != self.port:
             return False
         name = _host_form(name)
         if not name:

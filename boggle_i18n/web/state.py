@@ -20,7 +20,9 @@ import numpy as np
 
 from ..api import load_lexicon
 from ..board.board import Board
+from ..digest import sha256_hex
 from ..errors import BoggleI18nError
+from ..folders import read_regular, with_suffix
 from ..lexicon.store import Lexicon
 from ..solver.base import Rules, SolveResult
 from ..solver.scorer import Scorer, prepare_scorer
@@ -94,6 +96,55 @@ class _Load:
     lang: str | None = None  # the language of the lexicon being built, once a build starts
     percent: int | None = None  # how much of its list the build has read (None: not known, an expanded dictionary)
     started: float = field(default_factory=time.monotonic)
+    identity: tuple[int, ...] | None = None  # the manifest file's (device, inode, mtime, size) when last seen
+
+
+def _identity(path: str) -> tuple[int, ...] | None:
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    return (info.st_dev, info.st_ino, info.st_mtime_ns, info.st_size)
+
+
+def _loaded_identity(lexicon: Lexicon) -> tuple[int, ...] | None:
+    """The identity of `lexicon`'s manifest file as loaded; None (checked by content on the next request) when
+    a rebuild may have come between the load and this look."""
+    trie = lexicon.path
+    if trie is None:
+        return None
+    manifest = with_suffix(trie, ".json")
+    identity = _identity(manifest)  # first the identity, then the content it must belong to
+    try:
+        same = sha256_hex(read_regular(manifest)) == lexicon.stored_manifest_sha256  # the file's, word lists aside
+    except OSError:
+        same = False
+    return identity if same else None
+
+
+def is_current(load: _Load) -> bool:
+    """Whether a loaded lexicon is still the one in the store: False once it was rebuilt (or replaced) there.
+
+    One `stat` of its manifest per request; only when the file's identity changed is the manifest read, and
+    the lexicon is stale when its sha256 is not the loaded one's (a `touch` changes nothing). A lexicon whose
+    files are gone, or unreadable now, is kept: what is loaded still answers.
+    """
+    lexicon = load.lexicon
+    trie = lexicon.path if lexicon is not None else None
+    if lexicon is None or trie is None or lexicon.manifest_sha256 is None:
+        return True
+    manifest = with_suffix(trie, ".json")
+    now = _identity(manifest)
+    if now is None or now == load.identity:
+        return True
+    try:
+        raw = read_regular(manifest)
+    except OSError:
+        return True
+    if sha256_hex(raw) == lexicon.stored_manifest_sha256:
+        load.identity = now
+        return True
+    return False
 
 
 class Lexicons:
@@ -118,7 +169,8 @@ class Lexicons:
         for attempt in range(2):  # a load that may not build failed NotBuilt while a build is asked for: once more
             with self._lock:
                 load = self._loads.get(name)
-                if load is None or (load.error is not None and load.done.is_set()):
+                stale = load is not None and load.done.is_set() and load.error is None and not is_current(load)
+                if load is None or stale or (load.error is not None and load.done.is_set()):
                     load = self._loads[name] = _Load(name, may_build=build)
                     threading.Thread(target=self._load, args=(load,), name=f"lexicon-{name}", daemon=True).start()
             if not load.done.wait(wait):
@@ -136,6 +188,14 @@ class Lexicons:
                 raise BoggleI18nError(str(load.error), code=load.error.code, params=load.error.params)
         raise NotBuilt(name)  # pragma: no cover - the second attempt may build, so it never fails NotBuilt
 
+    def forget(self, name: str) -> None:
+        """Drop a loaded lexicon, so the next request loads it again (the player's word lists changed).
+        A load still running is left alone: it reads the lists when it opens the lexicon."""
+        with self._lock:
+            load = self._loads.get(name)
+            if load is not None and load.done.is_set():
+                del self._loads[name]
+
     def _load(self, load: _Load) -> None:
         def on_build(name: str) -> None:
             if not load.may_build:
@@ -151,6 +211,7 @@ class Lexicons:
             load.lexicon = load_lexicon(
                 load.name, self.store, on_build=on_build, progress=load.lines.append, on_read=self._reader(load)
             )
+            load.identity = _loaded_identity(load.lexicon)
             if load.building:
                 load.lines.append(f"built in {time.monotonic() - load.started:.1f} s")
         except BoggleI18nError as exc:
@@ -187,11 +248,15 @@ class Lexicons:
         return out
 
 
+ScorerKey = tuple[int, "str | None", Rules, tuple[int, int]]  # (lexicon id, its manifest sha256, rules, shape)
+
+
 class Scorers:
     """Prepared fast-engine scorers per (lexicon, rules, shape), kept for the next request with the same key.
 
-    A scorer keeps board state, so each request in flight has its own; when it is
-    done it goes back to the pool. The pool is bounded: at most `max_count` idle
+    A scorer keeps board state, so each request in flight has its own; when it has
+    answered it goes back to the pool (one that raised is dropped, so a bad request cannot spoil it for the
+    next). The pool is bounded: at most `max_count` idle
     scorers and `max_bytes` of their own arrays, the least recently used key
     dropped first. Without a bound every distinct scoring table a client sends
     would pin a scorer for good (0.7 MiB each with ENABLE2K).
@@ -199,13 +264,13 @@ class Scorers:
 
     def __init__(self, max_count: int = MAX_SCORERS, max_bytes: int = MAX_SCORER_BYTES) -> None:
         self.max_count, self.max_bytes = max_count, max_bytes
-        self._idle: OrderedDict[tuple[int, Rules, tuple[int, int]], list[tuple[Scorer, int]]] = OrderedDict()
+        self._idle: OrderedDict[ScorerKey, list[tuple[Scorer, int]]] = OrderedDict()
         self._count = self._bytes = 0
         self._lock = threading.Lock()
 
     def solve(self, lexicon: Lexicon, rules: Rules, board: Board) -> SolveResult:
         """Solve `board` with an idle prepared scorer, preparing one only when none is idle."""
-        key = (id(lexicon), rules, board.size)
+        key = (id(lexicon), lexicon.manifest_sha256, rules, board.size)  # a rebuilt lexicon never meets old scorers
         scorer = None
         with self._lock:
             idle = self._idle.get(key)
@@ -217,12 +282,13 @@ class Scorers:
                     del self._idle[key]
         if scorer is None:
             scorer = prepare_scorer(lexicon, rules, board.size, engine="fast")
-        try:
-            return scorer.solve(board)
-        finally:
-            self._put(key, scorer)
+        result = scorer.solve(board)
+        # only a scorer that answered goes back: one that raised may hold what raised (a face its codec took
+        # in), and pooled it would fail every later request with the same key until the server restarts
+        self._put(key, scorer)
+        return result
 
-    def _put(self, key: tuple[int, Rules, tuple[int, int]], scorer: Scorer) -> None:
+    def _put(self, key: ScorerKey, scorer: Scorer) -> None:
         if len(getattr(getattr(scorer, "codec", None), "faces", ())) > MAX_POOLED_FACES:
             return  # its face codec grew with thousands of distinct faces a client sent: not kept
         size = scorer_bytes(scorer)

@@ -445,11 +445,37 @@ function endGame(timeUp = false) {
   feedback(`${timeUp ? t("play.time_up") : t("play.over")} ${t("play.final", values)}`, "over");
   if (g.vs != null) say(g.score > g.vs ? t("play.beat", { score: g.vs }) : t("play.not_beat", { score: g.vs }), "info");
   fillList($("play-missed"), sortedWords(s.words, "points").filter((w) => !g.found.has(w.word)));
+  offerRemoval($("play-found"), s);
   $("challenge-url").value = challengeUrl(g);
   $("play-result").textContent = t("play.result_line", { ...values, lang: s.lang, size: `${s.rows}x${s.cols}`, board: s.board });
   $("play-summary").hidden = false;
   document.body.dataset.game = "over";
   $("play-start").focus();
+}
+
+// "not a word?" beside each found word once the game is over: the word goes on the player's blocklist of the
+// lexicon (POST /api/word/remove, as `boggle-i18n word remove`); the next game's lexicon no longer has it.
+function offerRemoval(ol, s) {
+  ol.querySelectorAll("li").forEach((li) => {
+    const button = document.createElement("button");
+    button.type = "button";
+    button.className = "not-word";
+    button.textContent = t("play.not_a_word");
+    button.onclick = async (e) => {
+      e.stopPropagation();
+      button.disabled = true;
+      try {
+        const r = await api("/api/word/remove", { word: li.dataset.word, lexicon: s.lexicon.name, lang: s.lang });
+        li.dataset.removed = "true";
+        button.textContent = t("play.word_removed", { word: r.normalised, lexicon: r.lexicon });
+        say(t("play.word_removed", { word: r.normalised, lexicon: r.lexicon }));
+      } catch (err) {
+        button.disabled = false;
+        sayError(err);
+      }
+    };
+    li.append(" ", button);
+  });
 }
 
 async function copy(text, input) {
