@@ -368,3 +368,13 @@ def test_web_jobs_say_they_are_building(store: Path) -> None:
     assert job.state == "done", job.to_dict()
     steps = [e for e in job.events if e.get("step") == "building"]
     assert steps and steps[0]["lang"] == "da" and steps[0]["lexicon"] == "da"
+
+
+def test_word_command_says_what_it_builds(store: Path) -> None:
+    """`word remove` builds on first use through the command line's loader too: language and source named."""
+    from test_debian_lists import system_list
+
+    system_list("gd")
+    result = _run("word", "remove", "taigh", "--lang", "gd", "--store", str(store))
+    assert result.exit_code == 0, result.stderr
+    assert result.stderr.startswith("building lexicon gd (") and "built it first" in result.stderr
