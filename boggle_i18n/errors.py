@@ -45,6 +45,20 @@ CODES: dict[str, tuple[str, ...]] = {
     "compare.no_langs": (),
     "compare.too_many_langs": ("max",),
     "server.busy": (),
+    # rooms (web/rooms.py): what a player's page can meet
+    "room.bad_name": ("max",),
+    "room.too_many": ("max",),  # rooms open on one server
+    "room.wrong_codes": (),  # too many wrong codes in a minute: joins wait
+    "room.unknown": (),
+    "room.full": ("max",),
+    "room.name_taken": ("name",),
+    "room.token": (),  # no player of this room holds the token sent
+    "room.not_host": (),
+    "room.playing": (),
+    "room.not_yours": (),  # a word sent for another player
+    "room.bad_word": (),
+    "room.not_playing": (),
+    "room.too_many_words": ("max",),
 }
 
 

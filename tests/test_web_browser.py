@@ -142,8 +142,8 @@ def game(page: Any, server: Server) -> dict[str, Any]:
     return api(server, "/api/solve", board=board, lang=page.input_value("#lang"), lexicon=page.input_value("#lexicon"))
 
 
-def centre(page: Any, cell: list[int]) -> tuple[float, float]:
-    box = page.locator(f"#play-board .cell[data-r='{cell[0]}'][data-c='{cell[1]}']").bounding_box()
+def centre(page: Any, cell: list[int], board: str = "#play-board") -> tuple[float, float]:
+    box = page.locator(f"{board} .cell[data-r='{cell[0]}'][data-c='{cell[1]}']").bounding_box()
     return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
 
 
@@ -155,13 +155,13 @@ def drag_mouse(page: Any, path: list[list[int]]) -> None:
     page.mouse.up()
 
 
-def drag_touch(page: Any, path: list[list[int]]) -> None:
+def drag_touch(page: Any, path: list[list[int]], board: str = "#play-board") -> None:
     """A finger's swipe: CDP touch events, which chromium turns into pointer events of type touch."""
     cdp = page.context.new_cdp_session(page)
-    x, y = centre(page, path[0])
+    x, y = centre(page, path[0], board)
     cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y}]})
     for cell in path[1:]:
-        nx, ny = centre(page, cell)
+        nx, ny = centre(page, cell, board)
         for k in range(1, 6):
             point = {"x": x + (nx - x) * k / 5, "y": y + (ny - y) * k / 5}
             cdp.send("Input.dispatchTouchEvent", {"type": "touchMove", "touchPoints": [point]})
@@ -689,7 +689,7 @@ def test_no_sideways_scrolling_on_any_view(pages: Pages, server: Server, size: s
     page.click("#play-end")
     feedback(page, "over")
     no_sideways_scroll(page)  # the end screen: result line, challenge link, missed words
-    for view in ("solve", "word", "compare", "search", "records"):
+    for view in ("room", "solve", "word", "compare", "search", "records"):
         page.click(f"#tab-{view}")
         if view == "solve":
             solved_board(page)
@@ -764,6 +764,7 @@ def test_right_to_left(pages: Pages, server: Server) -> None:
         ("play", "phone", "he"),
         ("solve", "narrow", "nl"),
         ("records", "narrow", "he"),  # its cards on a phone
+        ("room", "phone", "he"),
     ],
 )
 def test_no_serious_accessibility_violations(pages: Pages, server: Server, view: str, size: str, ui: str) -> None:
@@ -774,6 +775,10 @@ def test_no_serious_accessibility_violations(pages: Pages, server: Server, view:
         game(page, server)
     elif view == "records":
         page.wait_for_selector("#records tbody tr")
+    elif view == "room":  # a room's lobby: its players, join link and QR code, the host's controls
+        page.fill("#room-name", "Ann")
+        page.click("#room-create")
+        page.wait_for_selector("body[data-room=lobby]")
     else:
         solved_board(page)
     page.add_script_tag(content=axe_script())
@@ -801,6 +806,8 @@ def test_keyboard_order_and_visible_focus(page: Any, server: Server) -> None:
     # Tabs are one Tab stop; the arrow keys move between them.
     page.focus("#tab-play")
     page.keyboard.press("ArrowRight")
+    assert page.evaluate("document.activeElement.id") == "tab-room" and page.is_visible("#view-room")
+    page.keyboard.press("ArrowRight")
     assert page.evaluate("document.activeElement.id") == "tab-solve" and page.is_visible("#view-solve")
     # Every control has a label (an accessible name).
     unnamed = page.evaluate(
@@ -809,6 +816,104 @@ def test_keyboard_order_and_visible_focus(page: Any, server: Server) -> None:
              .map((e) => e.id)"""
     )
     assert unnamed == []
+
+
+# ---------------------------------------------------------------- rooms
+
+
+def test_a_room_round_host_and_two_phones(pages: Pages, server: Server) -> None:
+    """A host (desktop) and two phones (390x844) play a whole round in one room on loopback: join by the link,
+    the same board after the countdown, words by swipe, a reload mid-round, a duplicate struck in both lists,
+    totals equal to `judge` on the same lists, then the rematch in the same room."""
+    from boggle_i18n.judging import judge
+    from boggle_i18n.lexicon.store import Lexicon
+    from boggle_i18n.solving import choose_board
+
+    host = pages.new("desktop")
+    open_page(host, server, "?view=room&lang=en&lexicon=en-enable2k&size=4x4")
+    host.fill("#room-name", "Ann")
+    host.click("#room-create")
+    host.wait_for_selector("body[data-room=lobby]")
+    code = host.evaluate("state.room.code")
+    assert host.get_attribute("#room-link", "href") == f"{server.url}/?room={code}"
+    assert host.locator("#room-qr svg").count() == 1  # the join link's QR code, inline
+    phones = []
+    for name in ("Bob", "Cleo"):
+        phone = pages.new("phone")
+        open_page(phone, server, f"?room={code}")  # the join link
+        assert phone.input_value("#room-code") == code
+        for control in ("#room-name", "#room-code", "#room-join", "#room-create"):
+            assert phone.locator(control).bounding_box()["height"] >= 44, control  # tap targets
+        phone.fill("#room-name", name)
+        phone.click("#room-join")
+        phone.wait_for_selector("body[data-room=lobby]")
+        assert phone.locator("#board-panel").is_hidden()  # the host chooses the board
+        phones.append(phone)
+    bob, cleo = phones
+    everyone = [host, *phones]
+    host.wait_for_function("document.querySelectorAll('#room-players li').length === 3")
+    host.click("#room-share summary")
+    shot(host, "room-lobby")
+    assert host.locator("#room-start").bounding_box()["height"] >= 44
+
+    host.fill("#room-seconds", "40")  # long enough for a loaded machine's reload
+    host.click("#room-start")
+    for page in everyone:
+        page.wait_for_selector("body[data-room=countdown]")
+    for page in everyone:
+        page.wait_for_selector("body[data-room=running]")
+    boards = {page.get_attribute("#room-board", "data-board") for page in everyone}
+    assert len(boards) == 1  # the same board for everyone
+    board = boards.pop()
+    solved = api(server, "/api/solve", board=board, lang="en", lexicon="en-enable2k")
+    one, two, three = pick_words(solved, 3)
+    minutes, seconds = host.text_content("#room-timer").split(":")
+    assert 0 < int(minutes) * 60 + int(seconds) <= 40
+
+    def swipe(page: Any, word: dict[str, Any], count: int) -> None:
+        drag_touch(page, word["path"], "#room-board")
+        page.wait_for_function(f"document.querySelectorAll('#room-words li').length === {count}")
+        assert page.get_attribute("#room-feedback", "data-kind") == "scored"
+        assert page.get_attribute("#room-words li:first-child", "data-word") == word["word"]
+
+    host.fill("#room-input", "zzqx")  # typed: not a word
+    host.press("#room-input", "Enter")
+    host.wait_for_selector("#room-feedback[data-kind=not-a-word]")
+    swipe(bob, one, 1)
+    swipe(bob, two, 2)
+    swipe(cleo, two, 1)  # the same word as Bob: each sees it scored now, struck at the end
+    cleo.reload()  # the phone reloads mid-round: back in the room, with its word
+    cleo.wait_for_selector("body[data-room=running]")
+    cleo.wait_for_function("document.querySelectorAll('#room-words li').length === 1")
+    assert cleo.get_attribute("#room-board", "data-board") == board
+    swipe(cleo, three, 2)
+    shot(cleo, "room-play-phone")
+    # the others see counts, never the words
+    host.wait_for_function("document.querySelector('#room-players li[data-player=p2]').dataset.words === '2'")
+    assert one["word"] not in host.text_content("#room-players")
+
+    for page in everyone:
+        page.wait_for_selector("body[data-room=over]", timeout=60_000)
+    lists = {"Ann": ["zzqx"], "Bob": [one["word"], two["word"]], "Cleo": [two["word"], three["word"]]}
+    store = server.store
+    selection, parsed = choose_board(board, lang="en", lexicon="en-enable2k", store=store)
+    judged = judge(parsed, Lexicon.load("en-enable2k", store), selection.rules, lists, selection=selection)
+    totals = {p.name: p.total for p in judged.players}
+    for page in everyone:
+        for name in ("Bob", "Cleo"):  # the duplicate struck in both lists
+            struck = page.locator(f".room-list[data-player={name}] li[data-word='{two['word']}']")
+            assert struck.get_attribute("data-status") == "shared" and struck.locator("s").count() == 1
+        shown = {name: int(page.get_attribute(f".room-list[data-player={name}]", "data-total")) for name in lists}
+        assert shown == totals
+        assert page.locator("#room-missed li").count() == len(judged.missed)
+    assert totals["Bob"] == one["points"] and totals["Cleo"] == three["points"] and totals["Ann"] == 0
+    no_sideways_scroll(bob)
+    shot(bob, "room-results-phone", full=True)
+
+    host.click("#room-start")  # Rematch: the same room, the same players, a new round
+    for page in everyone:
+        page.wait_for_function("state.room.data.round === 2 && state.room.data.phase !== 'over'")
+        assert page.locator("#room-players li").count() == 3
 
 
 def test_the_page_opens_on_a_language_it_can_play(browser: Any, built_store: Path, tmp_path: Path) -> None:

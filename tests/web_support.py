@@ -44,6 +44,7 @@ class Server:
     def __init__(self, store: Path, results: Path, max_files: int | None = None) -> None:
         """`max_files`: the server's file descriptor limit (soft and hard), as a user's `ulimit -n` sets it."""
         self.port = free_port()
+        self.store = store
         env = {**os.environ, "BOGGLE_I18N_HOME": str(store), "BOGGLE_I18N_OFFLINE": "1"}
         args = [sys.executable, "-m", "boggle_i18n", "serve", "--port", str(self.port), "--results", str(results)]
 

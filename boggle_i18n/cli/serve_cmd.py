@@ -45,6 +45,12 @@ def serve_cmd(
         metavar="HOST",
         help="Another host name the page may be reached by (with --host 0.0.0.0: e.g. this machine's LAN name).",
     ),
+    lan: bool = Option(
+        False,
+        "--lan",
+        help="Rooms on this network: listen on every address, print the join link and its QR code; other "
+        "machines reach only the page and its rooms (docs/web.md, Rooms).",
+    ),
 ) -> None:
     """Serve the web page: solve, play, share, compare and search boards in every language (Ctrl-C stops)."""
     _require_web()
@@ -56,6 +62,12 @@ def serve_cmd(
 
     if results is not None and not results.is_dir():
         raise BoggleI18nError(f"no results folder {results}")
+    address = None
+    if lan:
+        if host not in ("127.0.0.1", "0.0.0.0"):
+            raise BoggleI18nError("--lan listens on every address itself: give --lan or --host, not both")
+        address = network_address()
+        host = "0.0.0.0"
     family = socket.AF_INET6 if ":" in host else socket.AF_INET
     # IPPROTO_TCP named: asyncio then sets TCP_NODELAY on each connection (with proto 0 it does not, and every
     # response waits about 40 ms for a delayed ACK between its header and body writes).
@@ -76,9 +88,10 @@ def serve_cmd(
         if not name or any(c in name for c in "/:@ \t") or len(name) > 253:
             sock.close()
             raise BoggleI18nError(f"--allow-host takes a host name, not {name[:60]!r}")
-    site = Site.serving(host, bound, allow_host)
+    site = Site.network(address, bound, allow_host) if address else Site.serving(host, bound, allow_host)
     check_store(store)  # --store is checked as given; this checks $BOGGLE_I18N_HOME's too, before serving
-    web_app = create_app(store, results.resolve() if results is not None else None, site=site)
+    join_base = f"http://{address}:{bound}" if address else None
+    web_app = create_app(store, results.resolve() if results is not None else None, site=site, join_base=join_base)
     config = uvicorn.Config(
         web_app,
         http=guarded_protocol(connection_limit()),  # bounded connections, a deadline for headers (web/serving.py)
@@ -107,7 +120,13 @@ def serve_cmd(
             super().handle_exit(sig, frame)
 
     server = Server(config)
-    note(f"boggle-i18n serving {url} (Ctrl-C stops)")
+    if join_base:
+        url = f"http://127.0.0.1:{bound}/"
+        note(f"boggle-i18n serving {url} and, on this network, {join_base}/ (Ctrl-C stops)")
+        note(f"Join link for phones on this network: {join_base}/?view=room")
+        _print_qr(f"{join_base}/?view=room")
+    else:
+        note(f"boggle-i18n serving {url} (Ctrl-C stops)")
     if open_page:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:
@@ -117,3 +136,34 @@ def serve_cmd(
     for line in once.summary():
         note(f"boggle-i18n serve: {line}")
     note("boggle-i18n serve: stopped")
+
+
+def network_address() -> str:
+    """This machine's address on its network: the one its route out would use (a UDP socket is connected,
+    which sends nothing), else the host name's address; a loopback-only machine is refused."""
+    import ipaddress
+
+    found = None
+    try:
+        with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+            probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never reached, only routed
+            found = probe.getsockname()[0]
+    except OSError:
+        try:
+            found = socket.gethostbyname(socket.gethostname())
+        except OSError:
+            found = None
+    if not found or ipaddress.ip_address(found).is_loopback or ipaddress.ip_address(found).is_unspecified:
+        raise BoggleI18nError("--lan: this machine has no network address (is it connected to a network?)")
+    return str(found)
+
+
+def _print_qr(url: str) -> None:
+    """The join link as a QR code on the terminal (segno, made here: nothing leaves the machine)."""
+    import sys
+
+    try:
+        import segno
+    except ImportError:
+        raise BoggleI18nError("serve --lan needs the web extra: pip install 'boggle-i18n[web]'") from None
+    segno.make(url, error="m").terminal(out=sys.stderr, compact=True)

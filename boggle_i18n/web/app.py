@@ -24,9 +24,10 @@ from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
 from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response, StreamingResponse
-from starlette.routing import Mount, Route
+from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
 from starlette.types import ASGIApp, Receive, Scope, Send
+from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from ..api import roll
 from ..board.notation import parse_size
@@ -36,6 +37,7 @@ from ..lexicon.store import lexicon_name
 from ..optimize.results import result_size
 from ..solving import choose_board, search_selection, solution_dict, with_lexicon_info
 from .guard import Site, SiteGuard
+from .rooms import MAX_MESSAGE, SECONDS_HIGH, SECONDS_LOW, Room, RoomError, Rooms
 from .state import Building, Busy, Job, Jobs, Lexicons, NotBuilt, Scorers
 
 STATIC = Path(__file__).resolve().parent / "static"
@@ -280,6 +282,11 @@ class WebApp:
 
     def solve(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """GET /api/solve: the `solve --json` document of a board."""
+        selection, _, _, solved = self._solve(params)
+        return {**solved, "warnings": list(selection.warnings)}
+
+    def _solve(self, params: Mapping[str, Any]) -> tuple[Any, Any, Any, dict[str, Any]]:
+        """A board's selection, board, lexicon and `solve --json` document (the solve and a room's round)."""
         text = _text(params, "board", limit=1000)
         if text is None:
             raise BadRequest("give a board, e.g. board=trap/kaas/oven/blij", code="board.empty")
@@ -290,7 +297,19 @@ class WebApp:
         _check_shape(board.size)
         lexicon = self.lexicons.get(selection.require_lexicon())
         result = with_lexicon_info(self.scorers.solve(lexicon, selection.rules, board), lexicon)
-        return {**solution_dict(selection, result), "warnings": list(selection.warnings)}
+        return selection, board, lexicon, solution_dict(selection, result)
+
+    def room_board(self, params: Mapping[str, Any]) -> tuple[Any, Any, Any, dict[str, Any]]:
+        """A room's round: a board rolled as the page's Roll does, solved as its game does (the dice's rules
+        unless the host chose others). What the pages are shown is the board and its rules, never its words."""
+        rolled = self.roll(params)
+        rules = {k: params.get(k) for k in ("lang", "lexicon", "min_length", "scoring", "diagonals")}
+        selection, board, lexicon, solved = self._solve({**rules, "board": rolled["board"]})
+        keys = ("board", "rows", "cols", "lang", "dice", "grid", "shown_grid", "rules")
+        shown = {k: solved.get(k) for k in keys}
+        shown["lexicon"] = solved["lexicon"]["name"]
+        shown["dice"] = rolled.get("dice") or solved.get("dice")
+        return selection, board, lexicon, shown
 
     def roll(self, params: Mapping[str, Any]) -> dict[str, Any]:
         """GET /api/roll: a rolled board (dice, or letters drawn cell by cell) and its seed."""
@@ -656,14 +675,20 @@ class QueryLimit:
 
 
 def create_app(
-    store: str | os.PathLike[str] | None = None, results: Path | None = None, site: Site | None = None
+    store: str | os.PathLike[str] | None = None,
+    results: Path | None = None,
+    site: Site | None = None,
+    join_base: str | None = None,
 ) -> Starlette:
     """The ASGI app: the API, the page and its assets (from the package, never outside STATIC).
 
     `site` is what the server answers to (guard.py): `serve` gives its address and port; the default is the
     loopback names on any port. Requests for another host, or from another site, are refused before any route.
+    `join_base` is the address a room's join link names (`serve --lan`: http://ADDRESS:PORT); without it, the
+    page's own.
     """
     web = WebApp(store, results)
+    rooms = Rooms(web.room_board, join_base)
 
     def sync(call: Callable[[Mapping[str, Any]], dict[str, Any]]) -> Callable[[Request], Any]:
         async def endpoint(request: Request) -> Response:
@@ -677,14 +702,21 @@ def create_app(
 
         try:
             return JSONResponse(await run_in_threadpool(call), status_code=status)
-        except Building as exc:
+        except (Building, BoggleI18nError) as exc:
+            return _refused(exc)
+
+    def _refused(exc: Exception) -> Response:
+        """A library refusal as the page reads it (a lexicon being built or not built: the page builds it)."""
+        if isinstance(exc, Building):
             return JSONResponse(exc.to_dict(), status_code=202)
-        except Busy as exc:
+        if isinstance(exc, Busy):
             return error(exc, 429)
-        except NotBuilt as exc:  # a GET never builds: the page asks with POST /api/lexicons/NAME/build
+        if isinstance(exc, NotBuilt):  # a GET never builds: the page asks with POST /api/lexicons/NAME/build
             return JSONResponse({**exc.to_dict(), "not_built": exc.name}, status_code=409)
-        except BoggleI18nError as exc:
-            return error(exc)
+        if isinstance(exc, RoomError):
+            return error(exc, exc.status)
+        assert isinstance(exc, BoggleI18nError)
+        return error(exc)
 
     async def languages(request: Request) -> Response:
         return await _answer(web.languages)
@@ -759,6 +791,102 @@ def create_app(
 
         return JobStream(stream(), job)
 
+    # -- rooms (web/rooms.py): created, joined and started with POST; played over one WebSocket per page
+
+    def _origin(request: Request) -> str:
+        return f"{request.url.scheme}://{request.headers.get('host', '')}"
+
+    def _joined(room: Room, player: Any) -> dict[str, Any]:
+        return {"room": room.code, "token": player.token, "me": player.id, "join_url": room.join_url}
+
+    async def room_create(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+            room, player = rooms.create(data.get("name"), _origin(request))
+        except BoggleI18nError as exc:
+            return _refused(exc)
+        return JSONResponse(_joined(room, player), status_code=201)
+
+    async def room_join(request: Request) -> Response:
+        try:
+            data = await _json_body(request)
+            room, player = rooms.join(request.path_params["code"], data.get("name"))
+        except BoggleI18nError as exc:
+            return _refused(exc)
+        await rooms.players_changed(room)
+        return JSONResponse(_joined(room, player), status_code=201)
+
+    async def room_start(request: Request) -> Response:
+        """The host starts a round (or the rematch) on the panel's settings; a lexicon not built is built first
+        (the page's usual 409, then POST build, then 202 while it builds)."""
+        try:
+            data = await _json_body(request)
+            room = rooms.get(request.path_params["code"])
+            rooms.host(room, data.get("token"))
+            seconds = _int(data, "seconds", 180, SECONDS_LOW, SECONDS_HIGH)
+            assert seconds is not None
+            keys = ("lang", "lexicon", "size", "dice", "letters", "min_length", "scoring", "diagonals")
+            settings = {k: data[k] for k in keys if k in data and data[k] not in (None, "")}
+            await rooms.start(room, data.get("token"), settings, seconds)
+        except (Building, BoggleI18nError) as exc:
+            return _refused(exc)
+        return JSONResponse({"room": room.code, "round": room.round.number if room.round else 0})
+
+    async def room_socket(socket: WebSocket) -> None:
+        """A player's page in a room: the first message names the player by token; then words, answered to
+        this page only; the room's changes come to every page. Refusals close the socket with 4400-4404."""
+        await socket.accept()
+        try:
+            room = rooms.get(socket.path_params["code"])
+            hello = await _message(socket)
+            player = rooms.player(room, hello.get("token"))
+        except (RoomError, ValueError) as exc:
+            await _close(socket, exc)
+            return
+        await rooms.attach(room, player, socket)
+        try:
+            while True:
+                try:
+                    message = await _message(socket)
+                    if message.get("type") != "word":
+                        raise RoomError("unknown message", code="room.bad_word", params={})
+                    answer = await rooms.word(room, player, message)
+                except RoomError as exc:
+                    await socket.send_json({"type": "error", **exc.to_dict()})
+                    continue
+                except ValueError as exc:
+                    await _close(socket, exc)
+                    return
+                await socket.send_json({"type": "checked", "answer": answer})
+                await rooms.players_changed(room)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            await rooms.detach(room, player, socket)
+
+    async def _message(socket: WebSocket) -> dict[str, Any]:
+        """One message from a page: a JSON object of at most MAX_MESSAGE characters (else ValueError)."""
+        text = await socket.receive_text()
+        if len(text) > MAX_MESSAGE:
+            raise ValueError(f"a message over {MAX_MESSAGE} characters")
+        try:
+            data = json.loads(text)
+        except (ValueError, RecursionError):
+            raise ValueError("a message that is not JSON") from None
+        if not isinstance(data, dict):
+            raise ValueError("a message that is not a JSON object")
+        return data
+
+    async def _close(socket: WebSocket, exc: Exception) -> None:
+        """Say why, then close: 4403 no token of this room, 4404 no such room, 4400 a malformed message."""
+        body = exc.to_dict() if isinstance(exc, BoggleI18nError) else {"error": str(exc)}
+        status = exc.status if isinstance(exc, RoomError) else 400
+        try:
+            await socket.send_json({"type": "error", **body})
+            await socket.close(4000 + status)
+        except (WebSocketDisconnect, RuntimeError):
+            pass
+
     async def page(request: Request) -> Response:
         return FileResponse(STATIC / "index.html", headers={"Cache-Control": "no-cache"})
 
@@ -773,6 +901,7 @@ def create_app(
     @asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         yield
+        rooms.close_all()
         web.jobs.shutdown()
 
     routes = [
@@ -791,6 +920,10 @@ def create_app(
         Route("/api/jobs/{job}", job_state),
         Route("/api/jobs/{job}/events", job_events),
         Route("/api/jobs/{job}/stop", job_stop, methods=["POST"]),
+        Route("/api/rooms", room_create, methods=["POST"]),
+        Route("/api/rooms/{code}/join", room_join, methods=["POST"]),
+        Route("/api/rooms/{code}/start", room_start, methods=["POST"]),
+        WebSocketRoute("/api/rooms/{code}/socket", room_socket),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     app = Starlette(
@@ -799,6 +932,7 @@ def create_app(
         lifespan=lifespan,
     )
     app.state.web = web
+    app.state.rooms = rooms
     app.add_middleware(QueryLimit)
     app.add_middleware(SiteGuard, site=site or Site())  # added last: the outermost layer, before anything else
     return app
@@ -819,4 +953,8 @@ ROUTES = (
     "GET /api/jobs/{job}",
     "GET /api/jobs/{job}/events",
     "POST /api/jobs/{job}/stop",
+    "POST /api/rooms",
+    "POST /api/rooms/{code}/join",
+    "POST /api/rooms/{code}/start",
 )
+WEBSOCKETS = ("/api/rooms/{code}/socket",)

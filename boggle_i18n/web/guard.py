@@ -12,7 +12,13 @@ in front of every route, refuses what another site can make a browser send:
   fetch, which browsers send without asking the server first).
 
 Each refusal is one JSON line, `{"error": ...}`, before any route runs: nothing
-is read, built, started or written.
+is read, built, started or written. A WebSocket (a room's page) must name its own
+site in `Origin` too, and is refused (closed before it opens) otherwise.
+
+With `serve --lan` (`Site.lan`) the server answers for its network address as well,
+and a request from another machine reaches only what a player needs: the page, its
+assets, the language list and the rooms (`LAN_PATHS`); everything costly (solve,
+search, compare, builds) answers only requests from this machine.
 """
 
 from __future__ import annotations
@@ -28,6 +34,8 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 LOOPBACK_NAMES = frozenset({"localhost", "127.0.0.1", "[::1]"})
 WILDCARDS = frozenset({"", "0.0.0.0", "::", "[::]"})
 SAFE_METHODS = frozenset({"GET", "HEAD"})
+LAN_PATHS = ("/static/", "/api/rooms/")  # and exactly "/", "/api/languages", "/api/rooms": what a phone needs
+LAN_EXACT = frozenset({"/", "/api/languages", "/api/rooms"})
 
 
 def _ip(name: str) -> ipaddress.IPv4Address | ipaddress.IPv6Address | None:
@@ -71,11 +79,19 @@ class Site:
     host: str = "127.0.0.1"
     port: int | None = None
     allow: frozenset[str] = field(default_factory=frozenset)
+    lan: bool = False  # `serve --lan`: `host` is the network address; other machines reach only LAN_PATHS
 
     @classmethod
     def serving(cls, host: str, port: int | None, allow: Iterable[str] = ()) -> Site:
         """The site of a server listening on `host:port`."""
         return cls(host, port, frozenset(_host_form(a) for a in allow))
+
+    @classmethod
+    def network(cls, address: str, port: int | None, allow: Iterable[str] = ()) -> Site:
+        """`serve --lan`: listening on every address, answering for this network address and the loopback
+        names only (never for any IP address: a room's page names one)."""
+        names = frozenset(_host_form(a) for a in allow) | LOOPBACK_NAMES
+        return cls(address, port, names, lan=True)
 
     def names(self) -> frozenset[str]:
         """The host names (without port) this site answers to; `*` stands for any IP address."""
@@ -120,11 +136,15 @@ class SiteGuard:
         self.names = site.names()
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
-        if scope["type"] == "http":
+        if scope["type"] in ("http", "websocket"):
             refusal = self.refusal(scope)
             if refusal is not None:
                 status, message = refusal
-                await _refuse(send, status, message)
+                if scope["type"] == "websocket":
+                    await receive()  # websocket.connect; closing before accepting answers 403
+                    await send({"type": "websocket.close", "code": 1008, "reason": message[:120]})
+                else:
+                    await _refuse(send, status, message)
                 return
         await self.app(scope, receive, send)
 
@@ -142,8 +162,18 @@ class SiteGuard:
         if not self.site.accepts(host, self.names):
             return 421, f"this server does not answer for host {host[:80]!r} (see docs/web.md, Security)"
         origin = headers.get("origin")
-        if origin is not None and origin.lower().rstrip("/") != f"{scope.get('scheme', 'http')}://{host}".lower():
+        socket = scope["type"] == "websocket"
+        scheme = {"ws": "http", "wss": "https"}.get(scope.get("scheme", "http"), scope.get("scheme", "http"))
+        if socket and origin is None:
+            return 403, "a WebSocket must come from this server's page (no Origin header)"
+        if origin is not None and origin.lower().rstrip("/") != f"{scheme}://{host}".lower():
             return 403, f"requests from another site ({origin[:80]!r}) are refused"
+        if self.site.lan and not _from_this_machine(scope):
+            path = scope.get("path", "")
+            if path not in LAN_EXACT and not path.startswith(LAN_PATHS):
+                return 403, "from the network this server answers only its rooms (see docs/web.md, Rooms)"
+        if socket:
+            return None
         fetch_site = headers.get("sec-fetch-site", "").lower()
         api = scope.get("path", "").startswith("/api/")
         unsafe = scope.get("method", "GET") not in SAFE_METHODS
@@ -155,6 +185,13 @@ class SiteGuard:
                 shown = repr(kind[:60]) if kind else "none"
                 return 415, f"a POST must be sent as Content-Type: application/json (this one: {shown})"
         return None
+
+
+def _from_this_machine(scope: Scope) -> bool:
+    """A request from a loopback address (the host's own browser), not from another machine on the network."""
+    client = scope.get("client")
+    address = _ip(str(client[0])) if client else None
+    return address is not None and address.is_loopback
 
 
 async def _refuse(send: Send, status: int, message: str) -> None:

@@ -71,6 +71,12 @@ class GuardedH11Protocol(H11Protocol):
         self._disarm()
         super().connection_lost(exc)
 
+    def handle_websocket_upgrade(self, event: Any) -> None:
+        """A room's WebSocket: the connection is the WebSocket protocol's from now on (it counts towards the
+        cap as one of `connections`); the header deadline must not close it."""
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+
     def _waiting(self) -> bool:
         """Not in a request: waiting for (the rest of) a request's headers, or idle between requests."""
         return self.cycle is None or self.cycle.response_complete

@@ -6,8 +6,8 @@ const $ = (id) => document.getElementById(id);
 const t = (key, values) => I18n.t(key, values);
 // solveSeq / gameSeq: the latest request wins (a slow answer to an older one never replaces a newer board);
 // busy: requests in flight (the browser tests wait for 0).
-const state = { languages: [], scoring: [], solved: null, game: null, job: null, compare: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0 };
-const VIEWS = ["play", "solve", "word", "compare", "search", "records"];
+const state = { languages: [], scoring: [], solved: null, game: null, job: null, compare: null, view: "play", tracer: null, solveSeq: 0, gameSeq: 0, busy: 0, room: null };
+const VIEWS = ["play", "room", "solve", "word", "compare", "search", "records"];
 
 // ------------------------------------------------------------------ API
 
@@ -702,6 +702,224 @@ async function showRecords() {
   }
 }
 
+// ------------------------------------------------------------------ rooms
+// A room (docs/web.md, Rooms): created, joined and started with POST; played over one WebSocket. The server
+// keeps the clock and checks every word against the room's board; this page only shows what it is sent.
+// The player's token is kept in localStorage, so a phone that sleeps or reloads comes back to its round.
+
+const ROOM_KEY = "boggle-i18n.room";
+
+function savedRoom() {
+  try { return JSON.parse(localStorage.getItem(ROOM_KEY) || "null"); } catch { return null; }
+}
+
+function saveRoom(r) {
+  try { if (r) localStorage.setItem(ROOM_KEY, JSON.stringify(r)); else localStorage.removeItem(ROOM_KEY); } catch { /* private mode */ }
+}
+
+async function createRoom() {
+  const r = await api("/api/rooms", { name: $("room-name").value });
+  enterRoom({ room: r.room, token: r.token, me: r.me });
+}
+
+async function joinRoom() {
+  const code = $("room-code").value.trim();
+  const r = await api(`/api/rooms/${encodeURIComponent(code)}/join`, { name: $("room-name").value });
+  enterRoom({ room: r.room, token: r.token, me: r.me });
+}
+
+function enterRoom(saved) {
+  saveRoom(saved);
+  if (state.room && state.room.socket) { state.room.left = true; state.room.socket.close(); }
+  state.room = { code: saved.room, token: saved.token, me: saved.me, socket: null, data: null, left: false, shownRound: 0, startsAt: 0, endsAt: 0, sent: 0 };
+  history.replaceState(null, "", "/?" + query({ view: "room", room: saved.room }));
+  connectRoom();
+  showRoom();
+}
+
+function leaveRoom() {
+  const R = state.room;
+  if (R) { R.left = true; if (R.socket) R.socket.close(); }
+  state.room = null;
+  saveRoom(null);
+  history.replaceState(null, "", "/?" + query({ view: "room" }));
+  showRoom();
+}
+
+function connectRoom() {
+  const R = state.room;
+  if (!R || R.left || (R.socket && R.socket.readyState <= 1)) return;
+  const ws = new WebSocket(`${location.protocol === "https:" ? "wss" : "ws"}://${location.host}/api/rooms/${encodeURIComponent(R.code)}/socket`);
+  R.socket = ws;
+  ws.onopen = () => ws.send(JSON.stringify({ type: "hello", token: R.token }));
+  ws.onmessage = (e) => roomMessage(R, JSON.parse(e.data));
+  ws.onclose = (e) => {
+    if (R.socket !== ws) return;
+    R.socket = null;
+    if (R.left || state.room !== R) return;
+    if (e.code === 4403 || e.code === 4404) { leaveRoom(); return; } // the room closed, or this token is not in it
+    $("room-status").textContent = t("room.reconnecting");
+    setTimeout(connectRoom, 1000);
+  };
+}
+
+function roomMessage(R, m) {
+  if (state.room !== R) return;
+  if (m.type === "state") {
+    R.data = m;
+    R.startsAt = Date.now() + (m.starts_in_ms || 0);
+    R.endsAt = Date.now() + (m.ends_in_ms || 0);
+    showRoom();
+  } else if (m.type === "players" && R.data) {
+    R.data.players = m.players;
+    showRoomPlayers();
+  } else if (m.type === "checked" && R.data) {
+    R.data.words = [...(R.data.words || []), m.answer];
+    showRoomWords();
+    roomFeedback(m.answer);
+    if (m.answer.path) Board.draw($("room-board"), $("room-path"), m.answer.path); // [row, col] pairs
+  } else if (m.type === "error") {
+    if (m.code === "room.token" || m.code === "room.unknown") saveRoom(null);
+    sayError(apiError(m.error, m.code, m.params));
+  }
+}
+
+function sendWord(word) {
+  const R = state.room;
+  word = word.trim();
+  if (!R || !word || !R.data || R.data.phase !== "running") return;
+  if (!R.socket || R.socket.readyState !== 1) { $("room-feedback").textContent = t("room.reconnecting"); return; }
+  R.socket.send(JSON.stringify({ type: "word", word }));
+  R.sent += 1;
+}
+
+// The server's answer about a word, worded in the interface language (its status; `reason` is English).
+function roomWordText(w) {
+  if (w.status === "not-a-word" && w.category) return t("feedback.not_word", { word: w.written, reason: t("reason." + w.category) });
+  return t("room.status." + w.status, { word: w.written, points: w.points });
+}
+
+function roomFeedback(w) {
+  const f = $("room-feedback");
+  f.textContent = roomWordText(w);
+  f.dataset.kind = w.status;
+}
+
+function showRoomWords() {
+  const R = state.room;
+  const words = (R && R.data && R.data.words) || [];
+  const ol = $("room-words");
+  ol.innerHTML = words.slice().reverse().map((w) =>
+    `<li data-status="${escapeHtml(w.status)}" data-word="${escapeHtml(w.word || w.written)}"><span class="w" dir="auto">${escapeHtml(w.written)}</span> <span class="pts">${w.points}</span></li>`).join("");
+}
+
+function showRoomPlayers() {
+  const R = state.room;
+  const ul = $("room-players");
+  ul.textContent = "";
+  for (const p of R.data.players) {
+    const li = document.createElement("li");
+    li.dataset.player = p.id;
+    li.dataset.words = p.words;
+    if (!p.online) li.classList.add("away");
+    const name = document.createElement("bdi");
+    name.textContent = p.name;
+    li.append(name, " " + t("room.player_words", { words: p.words }));
+    if (p.host) li.append(" · " + t("room.host_mark"));
+    if (p.id === R.me) li.append(" · " + t("room.you"));
+    if (!p.online) li.append(" · " + t("room.away"));
+    ul.appendChild(li);
+  }
+}
+
+function roomTick() {
+  const R = state.room;
+  if (!R || !R.data) return;
+  const phase = R.data.phase;
+  if (phase === "countdown") {
+    $("room-status").textContent = t("room.starting", { seconds: Math.max(0, Math.ceil((R.startsAt - Date.now()) / 1000)) });
+  } else if (phase === "running") {
+    const s = Math.max(0, Math.ceil((R.endsAt - Date.now()) / 1000));
+    $("room-timer").textContent = `${Math.floor(s / 60)}:${String(s % 60).padStart(2, "0")}`;
+    if (s === 0) $("room-status").textContent = t("room.judging");
+  }
+}
+
+// The room as its last state message has it: lobby, countdown, the round, or its results.
+function showRoom() {
+  const R = state.room;
+  $("room-enter").hidden = Boolean(R);
+  $("room-in").hidden = !R;
+  if (state.view === "room") $("board-panel").hidden = !(R && R.data && R.data.host);
+  if (!R) { document.body.dataset.room = "none"; return; }
+  const d = R.data;
+  $("room-title").textContent = t("room.code_is", { code: R.code });
+  if (!d) { document.body.dataset.room = "connecting"; return; }
+  document.body.dataset.room = d.phase;
+  $("room-link").textContent = d.join_url;
+  $("room-link").href = d.join_url;
+  $("room-qr").innerHTML = d.qr_svg || ""; // made by the server (segno) from the join link
+  showRoomPlayers();
+  const playing = d.phase === "countdown" || d.phase === "running" || d.phase === "judging";
+  $("room-host").hidden = !d.host || playing;
+  $("room-start").textContent = t(d.round ? "room.rematch" : "room.start");
+  if (d.settings && d.settings.seconds && !playing) $("room-seconds").value = d.settings.seconds;
+  $("room-timer").hidden = d.phase !== "running";
+  const status = { lobby: d.host ? "" : t("room.wait"), judging: t("room.judging"), over: d.host ? "" : t("room.wait_rematch") };
+  if (d.phase in status) $("room-status").textContent = status[d.phase];
+  $("room-play").hidden = !(d.phase === "running" || d.phase === "judging" || d.phase === "over") || !d.board;
+  $("room-results").hidden = d.phase !== "over";
+  if (d.board && R.shownRound !== d.round) {
+    R.shownRound = d.round;
+    Board.render($("room-board"), $("room-path"), d.board.grid, d.board.shown_grid);
+    $("room-board").dataset.board = d.board.board;
+    $("room-feedback").textContent = "";
+    $("room-input").value = "";
+  }
+  for (const id of ["room-input", "room-submit"]) $(id).disabled = d.phase !== "running";
+  showRoomWords();
+  roomTick();
+  if (d.phase === "running") $("room-status").textContent = t("play.go");
+  if (d.phase === "over" && d.results) showRoomResults(d.results);
+}
+
+// Every list with its shared words struck, each total, and the words nobody found (judging.judgement_dict).
+function showRoomResults(res) {
+  const box = $("room-lists");
+  box.textContent = "";
+  if (res.error) sayError(apiError(res.error, res.code, res.params)); // the round could not be judged
+  for (const p of res.players) {
+    const div = document.createElement("div");
+    div.className = "room-list";
+    div.dataset.player = p.name;
+    div.dataset.total = p.total;
+    const h = document.createElement("h3");
+    const name = document.createElement("bdi");
+    name.textContent = p.name;
+    h.append(name, " " + t("room.total", { points: p.total }));
+    const ol = document.createElement("ol");
+    ol.className = "words";
+    ol.innerHTML = p.words.map((w) => {
+      const text = `<span class="w" dir="auto">${escapeHtml(w.written)}</span>`;
+      const shown = w.status === "shared" ? `<s>${text}</s>` : text;
+      return `<li data-status="${escapeHtml(w.status)}" data-word="${escapeHtml(w.word || w.written)}" title="${escapeHtml(roomWordText(w))}">${shown} <span class="pts">${w.points}</span></li>`;
+    }).join("");
+    div.append(h, ol);
+    box.appendChild(div);
+  }
+  fillList($("room-missed"), (res.missed || []).map((w) => ({ ...w, path: w.path || [] }))); // paths: [row, col] pairs
+}
+
+async function startRound() {
+  const R = state.room;
+  const dice = $("dice").value;
+  const p = { ...boardParams(""), size: sizeText(), token: R.token, seconds: Number($("room-seconds").value) };
+  delete p.board;
+  if (dice.startsWith("letters:")) p.letters = dice.slice(8);
+  else p.dice = dice;
+  await api(`/api/rooms/${encodeURIComponent(R.code)}/start`, p);
+}
+
 // ------------------------------------------------------------------ views, interface language, start-up
 
 function showView(view, focus = false) {
@@ -714,7 +932,7 @@ function showView(view, focus = false) {
     if (on && focus) b.focus();
   }
   for (const s of document.querySelectorAll(".view")) s.hidden = s.id !== "view-" + view;
-  $("board-panel").hidden = view === "records" || view === "compare";
+  $("board-panel").hidden = view === "records" || view === "compare" || (view === "room" && !(state.room && state.room.data && state.room.data.host));
   $("skip-game").hidden = view !== "play";
   if (view === "play") $("settings").open = false;
   if (view === "solve" || view === "search") $("settings").open = true;
@@ -760,6 +978,7 @@ async function setInterfaceLanguage(code) {
   if (state.solved) showSolved();
   if (state.view === "records") showRecords().catch(sayError);
   if (state.compare) showCompareRun();
+  if (state.room) showRoom();
   if (state.game) {
     showPlayScore();
     if (state.game.over) { state.game.over = false; endGame(false); }
@@ -786,6 +1005,7 @@ function guard(fn) {
 
 // A change in the board panel: in Play it starts a new game on the new settings; in Solve it solves again.
 function panelChanged(newBoard) {
+  if (state.view === "room") return null; // the host's next round takes the panel as it is then
   if (state.view === "play") return startGame();
   if (newBoard) $("board-text").value = "";
   return state.solved || newBoard ? solve() : null;
@@ -795,7 +1015,7 @@ async function main() {
   const url = new URLSearchParams(location.search);
   for (const [code, name] of Object.entries(I18n.LANGS)) $("ui-lang").add(new Option(name, code));
   const ui = chooseInterfaceLanguage(url);
-  const view = VIEWS.includes(url.get("view")) ? url.get("view") : url.get("board") ? "solve" : "play";
+  const view = url.get("room") ? "room" : VIEWS.includes(url.get("view")) ? url.get("view") : url.get("board") ? "solve" : "play";
   // A shared Solve link's board is solved while the catalogue and the language list load, side by side.
   const keys = ["board", "lang", "lexicon", "size", "min_length", "scoring", "diagonals"];
   const shared = url.get("board") && view === "solve" ? api("/api/solve?" + query(Object.fromEntries(keys.map((k) => [k, url.get(k)])))) : null;
@@ -857,6 +1077,25 @@ async function main() {
     submit: (path) => guessPath(path).catch(sayError),
   });
   $("word-form").addEventListener("submit", guard(lookUp));
+  $("room-form-enter").addEventListener("submit", guard(joinRoom));
+  $("room-create").addEventListener("click", guard(createRoom));
+  $("room-start").addEventListener("click", guard(startRound));
+  $("room-leave").addEventListener("click", () => leaveRoom());
+  $("room-form").addEventListener("submit", (e) => { e.preventDefault(); const v = $("room-input").value; $("room-input").value = ""; sendWord(v); });
+  bindList($("room-missed"), $("room-board"), $("room-path"));
+  Board.trace($("room-board"), $("room-path"), {
+    enabled: () => Boolean(state.room && state.room.data && state.room.data.phase === "running"),
+    change: (path) => { $("room-current").textContent = path.length ? Board.word($("room-board"), path) : ""; },
+    submit: (path) => sendWord(Board.word($("room-board"), path)),
+  });
+  setInterval(roomTick, 250);
+  // A phone that slept: its connection may be gone; the room's state comes back with it.
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) connectRoom(); });
+  if (url.get("room")) {
+    $("room-code").value = url.get("room");
+    const saved = savedRoom();
+    if (saved && saved.room === url.get("room")) enterRoom(saved);
+  }
   $("compare-form").addEventListener("submit", guard(startCompare));
   $("search-form").addEventListener("submit", guard(startSearch));
   if (shared) {
