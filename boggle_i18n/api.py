@@ -57,12 +57,14 @@ def load_lexicon(
     build: bool = True,
     on_build: Callable[[str], None] | None = None,
     progress: Callable[[str], None] | None = None,
+    on_read: Callable[[int], None] | None = None,
 ) -> Lexicon:
-    """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed."""
+    """Load a built lexicon by name (`nl`, `en`, `en-enable2k` ...), building it first if needed (`on_read` gets
+    the percentage of the list read so far)."""
     if build:
         from .lexicon.ensure import ensure_lexicon  # the recipe parser; the pipeline only if a build starts
 
-        return ensure_lexicon(name, store=store, on_build=on_build, progress=progress)
+        return ensure_lexicon(name, store=store, on_build=on_build, progress=progress, on_read=on_read)
     return Lexicon.load(name, store)
 
 

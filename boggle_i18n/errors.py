@@ -94,6 +94,16 @@ class SourceError(BoggleI18nError):
     """A raw word list cannot be found, fetched, verified or decoded."""
 
 
+class NoSourceError(SourceError):
+    """No copy of a recipe's raw list is at hand: none given, cached or installed, and no download now.
+
+    Told apart from a list that is there but bad, so the layer that builds on first use can offer what is
+    installed instead (`lexicon.ensure`). `tried` says what was looked for and why each failed.
+    """
+
+    tried: tuple[str, ...] = ()
+
+
 class LexiconError(BoggleI18nError):
     """A built lexicon is missing, corrupt or of an unknown format."""
 

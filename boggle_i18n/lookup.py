@@ -20,7 +20,7 @@ stage that dropped the word and what that stage saw, never by a face.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from typing import Any
 
@@ -222,11 +222,14 @@ def lookup(
     lang: str | None = None,
     lexicon: str | None = None,
     store: str | os.PathLike[str] | None = None,
+    loader: Callable[[str], Lexicon] | None = None,
 ) -> list[Answer]:
     """Answer "is this a word?" for each of `words` in lexicon `lexicon` (default: `lang`'s own).
 
-    The lexicon is built first if it is not built yet (as `solve` does).
+    The lexicon is built first if it is not built yet (as `solve` does), by `loader` when given (the command
+    line's, which says what it builds), else quietly.
     """
     selection = select(lang=lang, lexicon=lexicon, store=store)
-    checker = WordChecker(ensure_lexicon(selection.require_lexicon(), store=store))
+    name = selection.require_lexicon()
+    checker = WordChecker(loader(name) if loader is not None else ensure_lexicon(name, store=store))
     return [checker.check(w) for w in words]

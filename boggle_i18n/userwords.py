@@ -11,11 +11,13 @@ words as a list to review. The CLI (`word`) and the web page's "not a word?" but
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from .errors import BoggleI18nError
 from .language.selection import select
 from .lexicon.ensure import ensure_lexicon
+from .lexicon.store import Lexicon
 from .lexicon.userlists import list_path, read_list, write_list
 from .limits import clip
 from .lookup import WordChecker
@@ -46,15 +48,21 @@ class Change:
 
 
 def _checker(
-    lang: str | None, lexicon: str | None, store: str | os.PathLike[str] | None
+    lang: str | None,
+    lexicon: str | None,
+    store: str | os.PathLike[str] | None,
+    loader: Callable[[str], Lexicon] | None = None,
 ) -> tuple[WordChecker, str | None]:
+    """The lexicon's checker, built first if need be: by `loader` when given (the command line's, which says what
+    it builds), else quietly."""
     selection = select(lang=lang, lexicon=lexicon, store=store)
     name = selection.require_lexicon()
     if name.endswith((".toml", ".marisa")):
         raise BoggleI18nError(
             f"lexicon {clip(name)!r}: word lists belong to a lexicon in the store; give its name, not a file",
         )
-    return WordChecker(ensure_lexicon(name, store=store)), (None if store is None else os.fspath(store))
+    lexicon_ = loader(name) if loader is not None else ensure_lexicon(name, store=store)
+    return WordChecker(lexicon_), (None if store is None else os.fspath(store))
 
 
 def _check_word(word: str) -> str:
@@ -90,6 +98,7 @@ def change_words(
     lang: str | None = None,
     lexicon: str | None = None,
     store: str | os.PathLike[str] | None = None,
+    loader: Callable[[str], Lexicon] | None = None,
 ) -> list[Change]:
     """`action` ("remove" or "add") for every word, all checked before any list is written: a bad word
     leaves both lists as they were. Remove: the word must be a word of the lexicon now (one the player
@@ -101,7 +110,7 @@ def change_words(
     typed_words = list(dict.fromkeys(_check_word(w) for w in words))
     if not typed_words:
         raise BoggleI18nError("not a word: an empty string", code="lookup.empty_word")
-    checker, folder = _checker(lang, lexicon, store)
+    checker, folder = _checker(lang, lexicon, store, loader)
     lists = {kind: read_list(checker.name, kind, folder) for kind in ("blocked", "allowed")}
     before = {kind: list(words) for kind, words in lists.items()}
     done: list[tuple[str, str, str, str]] = []  # (typed, stored, action, list kind)

@@ -63,9 +63,45 @@ def require_recipe_tools(recipe: Any) -> None:
         require_tool(tool, recipe.source.tool_package or expand)
 
 
+SHARED_REASON = "../shared beside the repository"  # the skip reason the closing summary counts
+FETCH_COMMAND = "python tools/fetch_test_data.py"
+
+
 def shared_file(*parts: str) -> Path:
     """A file under ../shared/data (real word lists and dice)."""
-    return require_file(SHARED.joinpath(*parts), "../shared beside the repository")
+    return require_file(SHARED.joinpath(*parts), SHARED_REASON)
+
+
+def _skip_reason(report: Any) -> str:
+    """A skipped test's reason (pytest keeps it as (file, line, reason), or as text)."""
+    longrepr = report.longrepr
+    return str(longrepr[2]) if isinstance(longrepr, tuple) and len(longrepr) == 3 else str(longrepr)
+
+
+def data_summary(reasons: list[str]) -> list[str]:
+    """The closing lines for skips that want data: the shared lists (and the command that gets them) and Debian
+    packages (apt-get); none when nothing skipped for want of either."""
+    shared = sum(SHARED_REASON in r for r in reasons)
+    debian = sum("apt-get install" in r for r in reasons)
+    lines = []
+    if shared:
+        lines.append(
+            f"{shared} skipped for want of the real test data in {SHARED} (word lists and dice): "
+            f"get the word lists with `{FETCH_COMMAND}` (README, Tests)"
+        )
+    if debian:
+        lines.append(f"{debian} skipped for want of a Debian package: each skip names its apt-get install (pytest -rs)")
+    return lines
+
+
+def pytest_terminal_summary(terminalreporter: Any) -> None:
+    """Say at the end how many tests skipped for want of data, and how to get it: a green run with hundreds of
+    skips otherwise looks like a full one."""
+    lines = data_summary([_skip_reason(r) for r in terminalreporter.stats.get("skipped", [])])
+    if lines:
+        terminalreporter.section("test data", sep="-", yellow=True)
+        for line in lines:
+            terminalreporter.write_line(line)
 
 
 @pytest.fixture(autouse=True)

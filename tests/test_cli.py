@@ -306,7 +306,7 @@ def test_random_is_reproducible() -> None:
     assert "rolled dice set nl-4x4 (language nl), seed 7" in first.stdout
     assert "again: boggle-i18n random --lang nl --dice nl-4x4 --seed 7" in first.stdout
     lines = first.stdout.splitlines()
-    notation = lines[lines.index("") + 1]
+    (notation,) = [line for line in lines if not line.startswith("#")]  # the one line `solve -` and `score -` read
     rows = notation.split("/")
     assert len(rows) == 4 and all(len(r) == 4 for r in rows)
     assert set("".join(rows)) <= nl_faces()
@@ -352,8 +352,8 @@ def test_random_uniform_any_size() -> None:
     cells = [re.findall(r"\[[a-z]*\]|[a-z]", row) for row in rows]
     assert all(len(c) == 5 for c in cells)
     text = ok("random", "--size", "3x5", "--letters", "uniform", "--seed", "1").stdout
-    grid = text.split("\n\n")[0].splitlines()
-    assert len(grid) == 3
+    grid = [line for line in text.splitlines() if line.startswith("# ") and " " in line[2:]][:3]
+    assert len(grid) == 3 and all(len(row[2:].split()) == 5 for row in grid)
     assert "drew 3x5 letters from the faces of en-new-4x4, uniform over printed faces" in text
 
 

@@ -109,6 +109,7 @@ PLACEHOLDERS = {
     "--results": "DIR",
     "--roll": "letters|dice|own",
     "--tier": "full|common",
+    "--licence": "TEXT",
 }
 
 

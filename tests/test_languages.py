@@ -145,7 +145,11 @@ def test_spanish_keeps_enye_folds_accents(built_store: Path) -> None:
     assert set(es.manifest["alphabet"]) <= set(get_language("es").alphabet)
     assert "ñ" in es.manifest["alphabet"]
     assert es.manifest["status"] == "stable"
-    assert es.manifest["source"]["upstream"] == load_recipe("es").source.upstream
+    # Built from ../shared's es-wspanish.txt with --source, not the recipe's own dictionary: recorded as the user's
+    # list (its file name, no upstream, licence unknown), not as the recipe's (issue 38).
+    source = es.manifest["source"]
+    assert source["name"] == "es-wspanish.txt" and source["upstream"] is None and es.manifest["licence"] == "unknown"
+    assert load_recipe("es").source.upstream  # the recipe's own list would record it
 
 
 def test_german_letters_folded_as_declared(built_store: Path) -> None:
@@ -194,7 +198,9 @@ def test_languages_command_text_and_json(built_store: Path) -> None:
         "source": "igerman98 ngerman",
         "package": "wngerman",
         "licence": "GPL-2.0-or-later",
+        "at_hand": Path("/usr/share/dict/ngerman").is_file(),
     }
+    assert by_code["de"]["playable_lexicon"] == "de"  # built: playable without a download
     assert by_code["bg"]["alphabet"] == "абвгдежзийклмнопрстуфхцчшщъьюя" and by_code["bg"]["bare_q"] is None
 
 
@@ -278,7 +284,7 @@ def test_missing_debian_list_names_package_and_source_option(name: str, tmp_path
 
 
 def test_solve_missing_list_is_one_error_line(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """`solve --lang sv` with no Swedish list anywhere: exit 1, one Error line naming hunspell-sv and --source."""
+    """`solve --lang sv` with no Swedish list anywhere: exit 1, one Error line naming hunspell-sv and build-lexicon."""
     import boggle_i18n.pipeline.recipe as recipe_module
 
     real = recipe_module._parse
@@ -291,14 +297,18 @@ def test_solve_missing_list_is_one_error_line(tmp_path: Path, monkeypatch: pytes
     result = CliRunner().invoke(app, ["solve", "abcd/efgh/ijkl/mnop", "--lang", "sv", "--store", str(tmp_path / "s")])
     assert result.exit_code == 1
     lines = [ln for ln in result.stderr.splitlines() if ln.startswith("Error:")]
-    assert len(lines) == 1 and "apt-get install hunspell-sv" in lines[0] and "--source PATH" in lines[0]
+    assert len(lines) == 1 and "apt-get install hunspell-sv" in lines[0]
+    # the command that works, not an option solve lacks (issue 38)
+    assert "boggle-i18n build-lexicon sv --source FILE" in lines[0] and "--source PATH" not in lines[0]
 
 
 def test_random_for_a_language_without_dice(built_store: Path) -> None:
-    """No sourced dice: one error line offering --letters; with --letters lexicon, cells come from its alphabet."""
+    """No sourced dice: letters weighted by the lexicon, as compare and the web do (issue 38: it used to refuse);
+    with --letters lexicon, the same; cells come from its alphabet."""
     runner = CliRunner()
-    refused = runner.invoke(app, ["random", "--lang", "es", "--store", str(built_store)])
-    assert refused.exit_code == 1 and "no sourced dice set" in refused.stderr and "Traceback" not in refused.output
+    fallen = runner.invoke(app, ["random", "--lang", "es", "--seed", "5", "--json", "--store", str(built_store)])
+    assert fallen.exit_code == 0, fallen.output
+    assert json.loads(fallen.stdout)["letters"] == "lexicon"
     rolled = runner.invoke(
         app, ["random", "--lang", "es", "--letters", "lexicon", "--seed", "5", "--json", "--store", str(built_store)]
     )

@@ -245,7 +245,10 @@ def test_nl_manifest_fields(nl_manifest: dict, built_store: Path, dutch: Lexicon
     assert len(m["longest_word"]) == longest and m["longest_word"] in dutch
     trie = (built_store / "nl.marisa").read_bytes()
     assert m["trie_sha256"] == hashlib.sha256(trie).hexdigest()
+    # Built from ../shared's copy with --source: it has the recipe's sha256, so it is the recipe's own list, with
+    # its name and licence (a list of the user's own would be recorded as theirs, licence unknown).
     assert m["licence"] == raw_recipe["licence"]
+    assert m["source"]["name"] == raw_recipe["source"]["name"]
 
 
 def test_enable2k_rebuild_is_byte_identical(built_store: Path, tmp_path: Path) -> None:

@@ -557,7 +557,7 @@ def test_one_build_at_a_time_and_failed_loads_are_forgotten(monkeypatch: pytest.
     running, most = [0], [0]
     lock = threading.Lock()
 
-    def fake_load(name, store, on_build=None, progress=None):  # type: ignore[no-untyped-def]
+    def fake_load(name, store, on_build=None, progress=None, on_read=None):  # type: ignore[no-untyped-def]
         if name == "broken":
             raise LexiconError("no source for broken")
         on_build(name)

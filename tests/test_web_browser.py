@@ -889,3 +889,32 @@ def test_a_room_round_host_and_two_phones(pages: Pages, server: Server) -> None:
     for page in everyone:
         page.wait_for_function("state.room.data.round === 2 && state.room.data.phase !== 'over'")
         assert page.locator("#room-players li").count() == 3
+
+
+def test_the_page_opens_on_a_language_it_can_play(browser: Any, built_store: Path, tmp_path: Path) -> None:
+    """Issue 38: after the README's first command only nl is built and English's ENABLE is not here: the page opens
+    on Dutch and plays it, instead of asking for an English build that stops with a download error."""
+    import shutil
+
+    store = tmp_path / "store"
+    store.mkdir()
+    for suffix in (".marisa", ".json"):
+        shutil.copy(built_store / f"nl{suffix}", store / f"nl{suffix}")
+    only_nl = Server(store, REPO / "results")
+    context = browser.new_context(**DESKTOP, locale="en-US")
+    errors: list[str] = []
+    try:
+        page = context.new_page()
+        page.set_default_timeout(TIMEOUT)
+        page.on("pageerror", lambda e: errors.append(str(e)))
+        page.goto(f"{only_nl.url}/")
+        page.wait_for_selector("body[data-ready=true]")
+        assert page.eval_on_selector("#lang", "s => s.value") == "nl"
+        assert page.eval_on_selector("#lexicon", "s => s.value") == "nl"
+        page.click("#play-start")
+        page.wait_for_function("state.game && state.game.solved", timeout=TIMEOUT)
+        assert page.is_hidden("#building") and not errors
+    finally:
+        context.close()
+        code, err = only_nl.stop()
+    assert code == 0 and "Traceback" not in err, err

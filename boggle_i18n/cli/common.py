@@ -77,9 +77,9 @@ def building_note(name: str, seconds: float | None = None) -> None:
 def load_or_build(name: str, store: Path | None) -> Lexicon:
     """Load lexicon `name`, building it first if needed, and say so on stderr.
 
-    The note comes after the build succeeds, so a build that fails (no source, an
-    empty or undecodable list) leaves its one `Error:` line alone; on a terminal a
-    transient status line shows while it builds.
+    A build on first use says its language and the list it will read before it starts (the library's note) and,
+    on a terminal, shows how far it has read (the library's progress task, cli/progress.py); the note that it
+    was built, with its time, comes after. A list that cannot be had is one `Error:` line naming what to do.
     """
     built: list[str] = []
     started = time.perf_counter()
@@ -87,15 +87,27 @@ def load_or_build(name: str, store: Path | None) -> Lexicon:
     if sys.stderr.isatty():
         from rich.console import Console
 
-        status = Console(stderr=True).status(f"loading lexicon {name}...")  # a build, if any, is said after
+        status = Console(stderr=True).status(f"loading lexicon {name}...")
+
+    def on_build(built_name: str) -> None:
+        built.append(built_name)
+        if status is not None:
+            status.stop()  # the build shows its own progress line: one live line at a time
+
     if status is None:
-        lexicon = load_lexicon(name, store, on_build=built.append)
+        lexicon = load_lexicon(name, store, on_build=on_build, progress=_build_note)
     else:
         with status:
-            lexicon = load_lexicon(name, store, on_build=built.append)
+            lexicon = load_lexicon(name, store, on_build=on_build, progress=_build_note)
     if built:
         building_note(built[0], time.perf_counter() - started)
     return lexicon
+
+
+def _build_note(message: str) -> None:
+    """The first-use build's opening note (language and source); its other notes are for `build-lexicon`."""
+    if message.startswith("building lexicon "):
+        note(message)
 
 
 def emit(text: str, output: Path | None = None) -> None:

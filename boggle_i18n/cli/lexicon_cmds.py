@@ -120,6 +120,14 @@ def build_lexicon_cmd(
     no_download: bool = Option(
         False, "--no-download", help="Never download; use --source, the cache or a system list."
     ),
+    licence: str | None = Option(
+        None,
+        "--licence",
+        metavar="TEXT",
+        help="The licence of your --source list, recorded in the manifest [default: unknown for your own list, "
+        "the recipe's for its own].",
+        show_default=False,
+    ),
     json_out: bool = Option(False, "--json", help="Print the manifest as JSON."),
 ) -> None:
     """Build a lexicon: raw list -> the recipe's stages -> MARISA trie + manifest in the store."""
@@ -136,6 +144,7 @@ def build_lexicon_cmd(
             download=not no_download,
             progress=progress,
             on_bytes=on_bytes,
+            licence=licence,
         )
     trie_path, _ = lexicon_paths(lexicon.name, store)
     emit(to_json(lexicon.manifest) if json_out else build_summary(lexicon.manifest, trie_path))

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..errors import BoggleI18nError
 from . import app
-from .common import OutputOption, StoreOption, emit, handle_errors, to_json
+from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, to_json
 from .framework import Argument, Option
 
 STDIN = "-"
@@ -55,7 +55,9 @@ def lookup_cmd(
     """
     from ..lookup import CATEGORIES, lookup
 
-    answers = lookup(_words(words), lang=lang, lexicon=lexicon_name, store=store)
+    answers = lookup(
+        _words(words), lang=lang, lexicon=lexicon_name, store=store, loader=lambda name: load_or_build(name, store)
+    )
     if json_out:
         emit(to_json([a.to_dict() for a in answers]), output)
         return

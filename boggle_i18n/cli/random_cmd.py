@@ -112,6 +112,11 @@ def random_cmd(
     if mode is not None and mode not in LETTER_MODES:
         raise BoardError(f"--letters must be 'uniform' or 'lexicon', not {clip(str(letters), 40)!r}")
     lexicon = None
+    if mode is None and dice is None:
+        # No dice set of this size (40 of 45 languages have none): letters weighted by the lexicon, the rule
+        # `compare` and the web follow (Selection.rolls), said on stderr and in the `again` command.
+        if select(lang=lang, size=shape, store=store).rolls == "letters":
+            mode = "lexicon"
     if mode == "lexicon":
         chosen = select(lang=lang, dice=dice, store=store)
         lexicon = load_or_build(chosen.require_lexicon(), store)
@@ -124,6 +129,14 @@ def random_cmd(
     if json_out:
         emit(to_json({**rolled.to_dict(), "again": again(rolled)}), output)
     else:
-        board = rolled.board
-        grid = board.grid(get_language(rolled.language).display_face)
-        emit(f"{grid}\n\n{board.notation()}\n{describe(rolled)}\nagain: {again(rolled)}", output)
+        emit(board_text(rolled), output)
+
+
+def board_text(rolled: RolledBoard) -> str:
+    """`random`'s plain output: the grid, how it was made and the `again` command as `#` comments around the one
+    notation line, so the output pipes into `solve -` and `score -` as it is (both skip `#` lines)."""
+    board = rolled.board
+    grid = board.grid(get_language(rolled.language).display_face)
+    lines = [f"# {row}" for row in grid.splitlines()]
+    lines += [board.notation(), f"# {describe(rolled)}", f"# again: {again(rolled)}"]
+    return "\n".join(lines)

@@ -8,7 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from . import app
-from .common import OutputOption, StoreOption, emit, handle_errors, to_json
+from .common import OutputOption, StoreOption, emit, handle_errors, load_or_build, to_json
 from .framework import Argument, Option, UsageError
 
 ACTIONS = ("add", "remove", "list", "export")
@@ -42,7 +42,9 @@ def word_cmd(
     if action in ("add", "remove"):
         if not words:
             raise UsageError(f"word {action} needs a WORD")
-        done = change_words(action, words, lang=lang, lexicon=lexicon_name, store=store)  # all checked, then written
+        done = change_words(  # all checked, then written; a first-use build says what it builds
+            action, words, lang=lang, lexicon=lexicon_name, store=store, loader=lambda n: load_or_build(n, store)
+        )
         if json_out:
             emit(to_json([c.to_dict() for c in done]), output)
         else:

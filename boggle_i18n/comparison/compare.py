@@ -124,7 +124,7 @@ def board_source(selection: Selection, lexicon: Lexicon, roll: str | None = None
     `roll="letters"` always takes the distribution (the faces of the language's dice, else
     its alphabet, weighted by the lexicon); `roll="dice"` needs a dice set (`has_dice` first).
     """
-    if selection.dice is not None and roll != "letters":
+    if (roll or selection.rolls) == "dice" and selection.dice is not None:
         return BoardSource("dice", selection.dice)
     if roll == "dice":
         raise BoggleI18nError(f"{selection.language.code} has no dice set of this size: report it apart")

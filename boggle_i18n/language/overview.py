@@ -13,6 +13,8 @@ from .records import Language, languages
 
 def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.PathLike[str] | None) -> dict[str, Any]:
     """One recipe of a language: its source package and whether (and how freshly) it is built."""
+    from ..pipeline.sources import source_at_hand
+
     recipe = load_recipe(name)
     manifest = built.get(name)
     state = lexicon_state(recipe, store, manifest is not None)
@@ -23,7 +25,22 @@ def _recipe_status(name: str, built: dict[str, dict[str, Any]], store: str | os.
         "source": recipe.source.name,
         "package": recipe.source.system_package,
         "licence": recipe.licence,
+        "at_hand": source_at_hand(recipe) is not None,  # installed or cached: builds with no download
     }
+
+
+def playable_lexicon(default: str | None, lexicons: list[dict[str, Any]]) -> str | None:
+    """The word list to play a language with, without waiting for a download: its default when built, else
+    another built one, else the default when its list is installed, else another installed one; None when every
+    list needs a download. The order of `lexicon.ensure.installed_alternatives`, for the web page's choice."""
+    built = [x["name"] for x in lexicons if x["state"] == "built"]
+    at_hand = [x["name"] for x in lexicons if x["at_hand"]]
+    for names in (built, at_hand):
+        if default in names:
+            return default
+        if names:
+            return names[0]
+    return None
 
 
 def _boards(lang: Language) -> dict[str, Any]:
@@ -59,6 +76,7 @@ def language_overview(store: str | os.PathLike[str] | None = None, *, beta: bool
         if lang.status == "beta" and not beta:
             continue
         names = [n for n in lang.lexicons if n in shipped]
+        statuses = [_recipe_status(n, built, store) for n in names]
         out.append(
             {
                 "lang": code,
@@ -66,7 +84,8 @@ def language_overview(store: str | os.PathLike[str] | None = None, *, beta: bool
                 "status": lang.status,
                 "status_reason": lang.status_reason,
                 "default_lexicon": lang.lexicon,
-                "lexicons": [_recipe_status(n, built, store) for n in names],
+                "lexicons": statuses,
+                "playable_lexicon": playable_lexicon(lang.lexicon, statuses),
                 "boards": _boards(lang),
                 "script": lang.script,
                 "direction": lang.direction,

@@ -69,6 +69,16 @@ class Selection:
             )
         return self.lexicon
 
+    @property
+    def rolls(self) -> str:
+        """How a board of this selection is made when nobody said: "dice" (its dice set of the size), else
+        "letters" (each cell drawn from the faces, weighted by the lexicon's letter frequencies).
+
+        The one rule for `compare`, `random` and the web page's default, so a language without dice (40 of 45)
+        plays everywhere the same way without being asked twice.
+        """
+        return "dice" if self.dice is not None else "letters"
+
     def fold_faces(self, faces: tuple[str, ...], store: str | os.PathLike[str] | None = None) -> tuple[str, ...]:
         """The faces as this selection's lexicon spells them: `ς` is `σ` as `lookup` folds it
         (`Language.fold_faces` with the stages the lexicon was, or will be, built with).

@@ -84,7 +84,9 @@ def _manifest(
     reports: list[StageReport],
     trie_bytes: bytes,
     seconds: float,
+    licence: str | None = None,
 ) -> dict[str, Any]:
+    own = source.own_list(recipe.source)  # before `source.to_dict`: a copy of the recipe's list takes its name
     return {
         "format": FORMAT,
         "format_version": FORMAT_VERSION,
@@ -93,8 +95,7 @@ def _manifest(
         "description": recipe.description,
         "status": language.status,
         "source": source.to_dict(),
-        "licence": recipe.licence,
-        "attribution": recipe.attribution,
+        **_terms(recipe, source, own, licence),
         "recipe": recipe.raw,
         "recipe_sha256": recipe.sha256,
         "letter_policy_sha256": language.policy_sha256,
@@ -118,6 +119,22 @@ def _manifest(
     }
 
 
+MAX_LICENCE = 200  # characters of a licence the user gives: a name or a short line, not a licence text
+USER_LICENCE = "unknown"  # a user's own list: nobody said under what terms it may be used
+
+
+def _terms(recipe: Recipe, source: ResolvedSource, own: bool, licence: str | None) -> dict[str, str]:
+    """The licence and attribution a manifest records: the recipe's for its own list, the user's for theirs.
+
+    A list given with `--source` is not the list the recipe's licence speaks of (`en --source my-words.txt` is not
+    ENABLE) unless it has that list's sha256: its licence is what the user said (`licence`), else unknown, and it
+    is attributed to its file.
+    """
+    if not own:
+        return {"licence": licence or recipe.licence, "attribution": recipe.attribution}
+    return {"licence": licence or USER_LICENCE, "attribution": f"{source.name}, a word list supplied by the user"}
+
+
 def stage_context(recipe: Recipe, language: Language) -> StageContext:
     """The stages' defaults: the language record's letter policy."""
     context: StageContext = language.stage_context(recipe.path.parent if recipe.path else data_dir("pipelines"))
@@ -134,15 +151,19 @@ def build_lexicon(
     download: bool = True,
     progress: Progress | None = None,
     on_bytes: Callable[[int, int], None] | None = None,
+    licence: str | None = None,
 ) -> Lexicon:
     """Build lexicon `name` (a recipe name or `.toml` path) and save it into the store.
 
     The source is read, hashed and filtered in one streaming pass, so memory
     grows with the words kept (inside MARISA), not with the file. `progress`
-    gets one-line notes; `on_bytes(read, total)` is called once per 1 MiB read.
+    gets one-line notes; `on_bytes(read, total)` is called once per 1 MiB read. `licence` is recorded
+    instead of the recipe's (for a `source` of the user's own, whose licence is otherwise "unknown").
     """
     started = time.perf_counter()
     say = progress or (lambda _msg: None)
+    if licence is not None and (not licence.strip() or len(licence) > MAX_LICENCE or not licence.isprintable()):
+        raise BoggleI18nError(f"--licence must be a line of 1 to {MAX_LICENCE} printable characters")
     recipe = load_recipe(name)
     if save_as is not None:
         recipe = recipe.renamed(lexicon_name(save_as))
@@ -168,11 +189,11 @@ def build_lexicon(
     # what a check of a copied store compares the trie's words with (streamed: no list of every word)
     keys_sha = trie_keys_digest(trie, {ch for letter in stats.letters for ch in letter})
     del trie
-    manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started)
+    manifest = _manifest(recipe, language, resolved, stats, reports, trie_bytes, time.perf_counter() - started, licence)
     manifest["keys_sha256"] = keys_sha
     if recipe.source.particles:
         manifest["source"]["particles"] = list(recipe.source.particles)
-    manifest["build_command"] = _build_command(name, save_as, source, encoding)
+    manifest["build_command"] = _build_command(name, save_as, source, encoding, licence)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
     # Both files are written whole beside the old pair, then swapped under the store's lock (trie first,
@@ -201,7 +222,11 @@ def with_particles(entries: Iterable[str], particles: tuple[str, ...]) -> Iterat
 
 
 def _build_command(
-    name: str, save_as: str | None, source: str | os.PathLike[str] | None, encoding: str | None
+    name: str,
+    save_as: str | None,
+    source: str | os.PathLike[str] | None,
+    encoding: str | None,
+    licence: str | None = None,
 ) -> list[str]:
     """The arguments of `boggle-i18n` that build this lexicon again (paths absolute): the manifest's rebuild hint."""
     args = ["build-lexicon", os.path.abspath(name) if name.endswith(".toml") else name]
@@ -211,4 +236,6 @@ def _build_command(
         args += ["--source", os.path.abspath(source)]
     if encoding is not None:
         args += ["--encoding", encoding]
+    if licence is not None:
+        args += ["--licence", licence]
     return args

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any, BinaryIO
 
-from ..errors import SourceError
+from ..errors import NoSourceError, SourceError
 from ..folders import expand
 from ..limits import MAX_SOURCE_ENTRY_BYTES, MAX_SOURCE_LINES, clip
 from ..storage import cache_dir
@@ -114,6 +114,19 @@ class ResolvedSource:
         if self.sha256 is not None and sha != self.sha256:
             raise SourceError(f"source {self.path} changed while it was read (sha256 {sha[:16]}...)")
         self.sha256, self.size = sha, offset
+
+    def own_list(self, spec: SourceSpec) -> bool:
+        """Whether this is a list the user gave (`--source`) that is not the recipe's own, told by its sha256.
+
+        Called after `lines` has been read through (a local file's sha256 is known only then). A copy of the
+        recipe's checksummed list (what a fetched test list is) takes the recipe's name, version and URL.
+        """
+        if self.kind != "file":
+            return False
+        if spec.sha256 is None or self.sha256 != spec.sha256:
+            return True
+        self.name, self.version, self.url, self.upstream = spec.name, spec.version, spec.url, spec.upstream
+        return False
 
     def to_dict(self) -> dict[str, object]:
         """JSON form for the manifest (after `lines` has been read through)."""
@@ -444,7 +457,7 @@ def _download(recipe: Recipe, target: Path) -> None:
         raise SourceError(f"download of {spec.url} failed ({type(exc).__name__})") from None
 
 
-def _no_source_error(recipe: Recipe, tried: list[str]) -> SourceError:
+def _no_source_error(recipe: Recipe, tried: list[str]) -> NoSourceError:
     spec = recipe.source
     ways = ["pass a local file with --source PATH"]
     if spec.system:
@@ -452,7 +465,25 @@ def _no_source_error(recipe: Recipe, tried: list[str]) -> SourceError:
         ways.append(f"install the system list {spec.system[0]}{pkg}")
     if spec.url:
         ways.append(f"download {spec.url} (online, downloads on)")
-    return SourceError(f"no source for lexicon {recipe.name!r} ({'; '.join(tried)}): " + ", or ".join(ways))
+    error = NoSourceError(f"no source for lexicon {recipe.name!r} ({'; '.join(tried)}): " + ", or ".join(ways))
+    error.tried = tuple(tried)
+    return error
+
+
+def source_at_hand(recipe: Recipe) -> str | None:
+    """Where `recipe`'s list is on this machine without a download (a cached copy or a system list), else None.
+
+    Only looked up, never read or hashed: cheap enough to ask of every recipe of a language when one cannot
+    be built (`lexicon.ensure`) or when the web page picks a language it can play.
+    """
+    cached = _cached_path(recipe)
+    if cached is not None and cached.is_file():
+        return f"cached {cached}"
+    for system in recipe.source.system:
+        if os.path.isfile(system):
+            package = f" (Debian {recipe.source.system_package})" if recipe.source.system_package else ""
+            return f"{system}{package}"
+    return None
 
 
 def resolve_source(
@@ -463,7 +494,8 @@ def resolve_source(
     if source is not None:
         path = Path(expand(source, "source"))
         _check_readable(path)
-        return ResolvedSource("file", path, spec.name, None, None, None, upstream=spec.upstream)
+        # The user's own list: recorded under its own file name, never as the recipe's usual list.
+        return ResolvedSource("file", path.absolute(), path.name, None, None, None)
     tried = []
     cached = _cached_path(recipe)
     if cached is not None and cached.is_file():

@@ -16,6 +16,7 @@ import os
 import threading
 from collections.abc import AsyncIterator, Callable, Mapping, Sequence
 from contextlib import asynccontextmanager
+from functools import partial
 from pathlib import Path
 from typing import Any
 
@@ -444,7 +445,7 @@ class WebApp:
         except Building as exc:
             if build:
                 raise
-            return {"name": name, "state": "building", "lines": exc.lines}
+            return {"name": name, "state": "building", "lines": exc.lines, "lang": exc.lang, "percent": exc.percent}
         except NotBuilt as exc:
             return {"name": name, "state": "not built", "error": str(exc)}
         return {"name": name, "state": "loaded", "word_count": len(lexicon), **self.lexicons.status().get(name, {})}
@@ -465,6 +466,20 @@ class WebApp:
         return {"folder": str(folder) if folder else None, "records": records}
 
     # -- long jobs
+
+    def _job_lexicon(self, name: str, job: Job, lang: str) -> Any:
+        """Load (or build) `name` for a job; while it builds, its events say so, with how much of its list is read
+        (a step of at most a quarter: the page's compare log keeps each line), so the page never just says
+        "loading" through a build of a minute."""
+        said: tuple[str | None, int | None] | None = None
+        while True:
+            try:
+                return self.lexicons.get(name, wait=0.25, build=True)
+            except Building as exc:
+                now = (exc.lang, None if exc.percent is None else exc.percent // 25 * 25)
+                if now != said:
+                    job.emit({"step": "building", "lang": exc.lang or lang, "lexicon": name, "percent": now[1]})
+                    said = now
 
     def start_compare(self, data: Mapping[str, Any]) -> Job:
         """POST /api/compare: a compare job (checked before it starts)."""
@@ -508,7 +523,7 @@ class WebApp:
                         n_boards=n_boards,
                         seed=seed,
                         store=self.store,
-                        loader=lambda name: self.lexicons.get(name, wait=3600, build=True),
+                        loader=partial(self._job_lexicon, job=job, lang=lang),
                         # a seed is 63 bits: a string, which JavaScript's numbers would round
                         events=lambda e: job.emit({**e, "seed": str(e["seed"])} if "seed" in e else e),
                         roll=roll,
@@ -555,7 +570,7 @@ class WebApp:
 
         def work(job: Job) -> dict[str, Any]:
             job.emit({"step": "loading", "lexicon": name})
-            lexicon = self.lexicons.get(name, wait=3600, build=True)
+            lexicon = self._job_lexicon(name, job, code)
             faces = None if dice else free_faces(code, shape, lexicon)
 
             def on_progress(p: Any) -> None:
@@ -701,10 +716,7 @@ def create_app(
     def _refused(exc: Exception) -> Response:
         """A library refusal as the page reads it (a lexicon being built or not built: the page builds it)."""
         if isinstance(exc, Building):
-            return JSONResponse(
-                {"building": exc.name, "lines": exc.lines, "error": f"lexicon {exc.name!r} is being built: try again"},
-                status_code=202,
-            )
+            return JSONResponse(exc.to_dict(), status_code=202)
         if isinstance(exc, Busy):
             return error(exc, 429)
         if isinstance(exc, NotBuilt):  # a GET never builds: the page asks with POST /api/lexicons/NAME/build

@@ -35,12 +35,33 @@ MAX_SCORER_BYTES = 64 * 2**20  # and their own arrays' bytes (each has a stamp p
 MAX_POOLED_FACES = 2048  # a scorer whose face codec has grown past this many faces is not kept
 
 
+def _language_of(name: str) -> str | None:
+    """The language code of a shipped recipe's lexicon (None for a name of the user's own)."""
+    from ..pipeline.recipe import load_recipe
+
+    try:
+        return load_recipe(name).language
+    except (BoggleI18nError, OSError):
+        return None
+
+
 class Building(Exception):
     """A lexicon is being built: the request answers 202 with the build's progress lines."""
 
-    def __init__(self, name: str, lines: list[str]) -> None:
+    def __init__(self, name: str, lines: list[str], lang: str | None = None, percent: int | None = None) -> None:
         super().__init__(f"lexicon {name!r} is being built")
         self.name, self.lines = name, lines
+        self.lang, self.percent = lang, percent  # the page says "building the <language> word list (n%)"
+
+    def to_dict(self) -> dict[str, Any]:
+        """The 202 answer: what is built, its language, how far, and the library's progress lines."""
+        return {
+            "building": self.name,
+            "lang": self.lang,
+            "percent": self.percent,
+            "lines": self.lines,
+            "error": f"lexicon {self.name!r} is being built: try again",
+        }
 
 
 class Busy(BoggleI18nError):
@@ -72,6 +93,8 @@ class _Load:
     error: BoggleI18nError | None = None
     may_build: bool = False
     building: bool = False
+    lang: str | None = None  # the language of the lexicon being built, once a build starts
+    percent: int | None = None  # how much of its list the build has read (None: not known, an expanded dictionary)
     started: float = field(default_factory=time.monotonic)
     identity: tuple[int, ...] | None = None  # the manifest file's (device, inode, mtime, size) when last seen
 
@@ -151,7 +174,7 @@ class Lexicons:
                     load = self._loads[name] = _Load(name, may_build=build)
                     threading.Thread(target=self._load, args=(load,), name=f"lexicon-{name}", daemon=True).start()
             if not load.done.wait(wait):
-                raise Building(name, list(load.lines))
+                raise Building(name, list(load.lines), load.lang, load.percent)
             if load.error is None:
                 assert load.lexicon is not None
                 return load.lexicon
@@ -178,13 +201,16 @@ class Lexicons:
             if not load.may_build:
                 raise NotBuilt(name)
             load.building = True
+            load.lang = _language_of(name)
             if not self._build.acquire(blocking=False):
                 load.lines.append(f"lexicon {name} is not built yet: waiting for another build to finish")
                 self._build.acquire()
             load.lines.append(f"lexicon {name} is not built yet: building it")
 
         try:
-            load.lexicon = load_lexicon(load.name, self.store, on_build=on_build, progress=load.lines.append)
+            load.lexicon = load_lexicon(
+                load.name, self.store, on_build=on_build, progress=load.lines.append, on_read=self._reader(load)
+            )
             load.identity = _loaded_identity(load.lexicon)
             if load.building:
                 load.lines.append(f"built in {time.monotonic() - load.started:.1f} s")
@@ -199,6 +225,13 @@ class Lexicons:
                 self._build.release()
             load.done.set()
 
+    @staticmethod
+    def _reader(load: _Load) -> Callable[[int], None]:
+        def on_read(percent: int) -> None:
+            load.percent = percent
+
+        return on_read
+
     def status(self) -> dict[str, dict[str, Any]]:
         """Every lexicon this server has loaded or is building: state and progress lines."""
         with self._lock:
@@ -208,6 +241,8 @@ class Lexicons:
             state = "building" if not load.done.is_set() else ("error" if load.error else "loaded")
             error = None if load.error is None else str(load.error)
             out[load.name] = {"state": state, "lines": list(load.lines), "error": error}
+            if load.building:
+                out[load.name].update(lang=load.lang, percent=load.percent)
             if load.lexicon is not None:
                 out[load.name]["word_count"] = len(load.lexicon)
         return out

@@ -58,7 +58,7 @@ async function api(url, body) {
       continue;
     }
     if (res.status === 202 && data.building) {
-      showBuilding(data.building, data.lines);
+      showBuilding(data);
       await new Promise((ok) => setTimeout(ok, 1000));
       continue;
     }
@@ -68,10 +68,22 @@ async function api(url, body) {
   }
 }
 
-function showBuilding(name, lines) {
+// A first use builds the word list: say which language's, and how much of its list is read, in the interface
+// language (the server's lines, in English, stay below for the curious).
+function showBuilding(data) {
   $("building").hidden = false;
-  $("building-name").textContent = name;
-  $("building-lines").textContent = (lines || []).join("\n");
+  const l = state.languages && state.languages.find((x) => x.lang === data.lang);
+  const lang = data.lang ? I18n.languageName(data.lang, l ? l.name : data.lang) : null;
+  const known = typeof data.percent === "number"; // not for an expanded dictionary: a tool's output has no length
+  $("building-title").textContent = !lang
+    ? t("panel.building")
+    : known ? t("panel.building_lang", { lang, percent: data.percent }) : t("panel.building_lang_any", { lang });
+  $("building-name").textContent = data.building;
+  const bar = $("building-progress");
+  bar.hidden = !lang;
+  if (known) bar.value = data.percent;
+  else bar.removeAttribute("value"); // an indeterminate bar: it moves, it does not measure
+  $("building-lines").textContent = (data.lines || []).join("\n");
 }
 
 function query(params) {
@@ -130,21 +142,21 @@ function fillLexicons(chosen) {
     $("lexicon").add(new Option(x.name + built, x.name));
   }
   if (chosen && ![...$("lexicon").options].some((o) => o.value === chosen)) $("lexicon").add(new Option(chosen, chosen));
-  // The language's default word list when it is built, else one that is built (no wait for a build), else the default.
-  const built = l.lexicons.filter((x) => x.state === "built").map((x) => x.name);
-  const preferred = built.includes(l.default_lexicon) ? l.default_lexicon : built[0] || l.default_lexicon;
+  // The server's choice (language/overview.py playable_lexicon): built, else installed, no download; else the default.
+  const preferred = l.playable_lexicon || l.default_lexicon;
   $("lexicon").value = chosen || preferred || (l.lexicons[0] && l.lexicons[0].name) || "";
 }
 
-// Dice sets of the chosen size, else letters drawn from the dice faces or the lexicon's letter frequencies.
+// Dice sets of the chosen size, else letters weighted by the lexicon (the first option is the default: the rule
+// of `compare` and `random`, Selection.rolls), or uniform over the dice faces.
 function fillDice(chosen) {
   const l = currentLanguage();
   const size = sizeText();
   chosen = chosen || $("dice").value;
   $("dice").textContent = "";
   for (const d of l.dice_sets.filter((d) => d.size === size)) $("dice").add(new Option(d.id, d.id));
-  if (l.dice_sets.length) $("dice").add(new Option(t("panel.dice.uniform"), "letters:uniform"));
   $("dice").add(new Option(t("panel.dice.lexicon"), "letters:lexicon"));
+  if (l.dice_sets.length) $("dice").add(new Option(t("panel.dice.uniform"), "letters:uniform"));
   if (chosen && [...$("dice").options].some((o) => o.value === chosen)) $("dice").value = chosen;
 }
 
@@ -542,8 +554,15 @@ function showCompareRun() {
 }
 
 // The server sends what happened in numbers and names (compare.progress_line's facts); the catalogue words it.
+// A job's "building" event: whose word list is built on first use and how much of it is read (the page's wording).
+function buildingStep(ev) {
+  const lang = I18n.languageName(ev.lang, ev.lang);
+  return typeof ev.percent === "number" ? t("panel.building_lang", { lang, percent: ev.percent }) : t("panel.building_lang_any", { lang });
+}
+
 function compareStep(ev) {
   if (ev.step === "loading") return t("compare.loading", { lang: ev.lang });
+  if (ev.step === "building") return buildingStep(ev);
   if (ev.step === "done") return t("compare.lang_done", { lang: ev.lang, done: ev.done, of: ev.of });
   if (ev.step !== "rolling") return "";
   return t("compare.rolling", { lang: ev.lang, boards: ev.boards, size: ev.size, how: sourceText(ev.source, "compare.source."), seed: String(ev.seed) });
@@ -630,6 +649,7 @@ async function startSearch() {
   await runJob("/api/optimize", body,
     (ev) => {
       if (ev.step === "loading") $("search-progress").textContent = t("search.loading", { name: ev.lexicon });
+      else if (ev.step === "building") $("search-progress").textContent = buildingStep(ev);
       else if (ev.best !== undefined) $("search-progress").textContent = t("search.progress", { best: ev.best, boards: ev.evaluated, rate: ev.rate, seconds: ev.elapsed.toFixed(1) });
     },
     (done) => {
@@ -1016,9 +1036,16 @@ async function main() {
   bindList($("words"), $("solve-board"), $("solve-path"));
   bindList($("play-found"), $("play-board"), $("play-path"));
   bindList($("play-missed"), $("play-board"), $("play-path"));
-  // The board's language: the link's, else the interface language when its word list is built, else English.
-  const built = (code) => state.languages.some((l) => l.lang === code && l.lexicons.some((x) => x.state === "built"));
-  const lang = url.get("lang") || (built(ui) ? ui : "en");
+  // The board's language: the link's; else one with a built word list (no wait): the interface language's,
+  // English, the first; else one whose list is installed (a build, no download) in the same order; else English.
+  const built = (l) => l.lexicons.some((x) => x.state === "built");
+  const playable = (l) => Boolean(l.playable_lexicon);
+  let lang = url.get("lang");
+  for (const ok of [built, playable]) {
+    const fits = state.languages.filter(ok);
+    lang = lang || [ui, "en"].find((code) => fits.some((l) => l.lang === code)) || (fits[0] && fits[0].lang);
+  }
+  lang = lang || "en";
   $("lang").value = state.languages.some((l) => l.lang === lang) ? lang : "en";
   fillLexicons(url.get("lexicon"));
   if (url.get("size")) { $("size").value = "custom"; $("custom-size").value = url.get("size"); $("custom-size-label").hidden = false; }
