@@ -954,6 +954,7 @@ ROUTES = (
     "POST /api/lexicons/{name}/build",
     "GET /api/solve",
     "GET /api/roll",
+    "GET /api/daily",
     "GET /api/lookup",
     "GET /api/records",
     "POST /api/word/remove",

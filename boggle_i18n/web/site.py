@@ -154,7 +154,7 @@ def build_site(root: Path, names: Sequence[str], store: Any = None) -> dict[str,
     body = json.dumps(site, ensure_ascii=False, indent=1).encode("utf-8")
     _write(root, MARK, body)
     # The service worker names this export (a new export is a new worker, with a fresh cache) and its shell.
-    urls = ["./", MARK, wasm["path"]] + [f["path"] for f in shell if f["path"] != "index.html"]
+    urls = ["./", MARK, wasm["path"]] + [f["path"] for f in shell]  # index.html too: a link may name it
     head = f"const VERSION = {json.dumps(_sha256(body)[:16])};\nconst SHELL = {json.dumps(urls)};\n"
     _write(root, "sw.js", head.encode("utf-8") + (STATIC / "sw.js").read_bytes())
     return site
