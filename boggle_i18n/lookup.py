@@ -182,6 +182,13 @@ class WordChecker:
             if normalised is not None and normalised in self.lexicon:
                 added = normalised in self.lexicon.user_allowed
                 return Answer(word, self.name, True, normalised, None, self.spelling.length(normalised), added)
+            if dropped is not None and dropped.stage == "frequent":
+                # a frequency filter sees the source spelling (أول); a player types the stored, folded one
+                # (اول), which the frequency list may not hold: the word is in the lexicon all the same
+                folded = self.fold(form)
+                if folded in self.lexicon:
+                    added = folded in self.lexicon.user_allowed
+                    return Answer(word, self.name, True, folded, None, self.spelling.length(folded), added)
             if user:  # the player's lists: a word they removed says so; one they added is found
                 folded = self.fold(form)
                 if folded in self.lexicon.user_allowed and folded in self.lexicon:

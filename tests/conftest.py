@@ -149,10 +149,11 @@ def dutch(built_store: Path) -> Lexicon:
     return Lexicon.load("nl", built_store)
 
 
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def browser() -> Any:
-    """Debian's chromium under Playwright, one for the session: every browser test shares it (a second
-    sync_playwright() in the same thread fails with "Sync API inside the asyncio loop")."""
+    """Debian's chromium under Playwright, one per test module and closed with it: a second sync_playwright()
+    alive in the same thread fails ("Sync API inside the asyncio loop"), and while one is alive asyncio.run
+    cannot run, so no browser outlives the module that asked for it."""
     from web_support import ARGS, CHROMIUM
 
     require_file(CHROMIUM, "Debian's chromium: apt-get install chromium")

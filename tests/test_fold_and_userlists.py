@@ -54,11 +54,11 @@ def _he_slice() -> list[str]:
 
 
 def _ar_slice() -> list[str]:
-    """aspell-ar's roots starting with أ, ؤ, س or م, expanded by aspell: hamza forms on their seats."""
+    """aspell-ar's roots starting with أ, ؤ, س or م, and those with ؤ, expanded by aspell: hamza on its seats."""
     require_file(Path("/usr/lib/aspell/ar.rws"), "aspell-ar")
     aspell = require_tool("aspell", "aspell")
     dump = subprocess.run([aspell, "-d", "ar", "dump", "master"], capture_output=True, text=True, check=True).stdout
-    roots = [w for w in dump.split() if w[:1] in "أؤسم"][:3000]
+    roots = [w for w in dump.split() if w[:1] in "أؤسم"][:3000] + [w for w in dump.split() if "ؤ" in w]
     expanded = subprocess.run(
         [aspell, "-l", "ar", "expand"], input="\n".join(roots), capture_output=True, text=True, check=True
     ).stdout
@@ -72,6 +72,8 @@ SLICES = {"el": _el_slice, "he": _he_slice, "ar": _ar_slice}
 def fold_store(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """A store with el-fold, he-fold and ar-fold: the shipped recipes' stages over real dictionary slices."""
     root = tmp_path_factory.mktemp("fold-store")
+    # the recipes' list files (he, ar blocklists) resolve beside the recipe that extends them
+    shutil.copytree(data_dir("pipelines") / "lists", root / "lists")
     for code, words in SLICES.items():
         source = root / f"{code}.txt"
         source.write_text("\n".join(words()) + "\n", encoding="utf-8")
@@ -103,7 +105,9 @@ TYPED = [
     ("el-fold", "λόγος", "λογοσ"),  # tonos on ο, final ς
     ("el-fold", "άλαλος", "αλαλοσ"),  # tonos on α
     ("he-fold", "שלום", "שלומ"),  # final mem
-    ("ar-fold", "أجزاؤها", "اجزاوها"),  # hamza on alif and on waw
+    # hamza on alif, on waw (the ar recipe keeps forms at Zipf >= 3: أجزاؤها is rarer, issue 35)
+    ("ar-fold", "أكثر", "اكثر"),
+    ("ar-fold", "مسؤولية", "مسوولية"),
 ]
 
 
@@ -137,7 +141,7 @@ def test_every_sampled_word_typed_letter_by_letter_folds_as_lookup_folds_it(lexi
     some capitalised), one face per character: the board reads the letters `lookup` makes of the word."""
     words = SLICES[lexicon[:2]]()
     rng = random.Random(35)
-    sample = rng.sample(words, 60)
+    sample = rng.sample(words, 150)  # ar keeps forms in use (Zipf >= 3): about a third of its entries are words
     answers = lookup(sample, lexicon=lexicon, store=fold_store)
     checked = 0
     for word, answer in zip(sample, answers, strict=True):

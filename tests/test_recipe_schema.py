@@ -66,6 +66,18 @@ def write(tmp_path: Path, text: str, name: str = "mine.toml") -> Path:
         ),
         (('name = "my list"', 'name = "my list"\nparticles = ["a b"]'), r"'particles' must be .* no spaces"),
         (('name = "my list"', 'name = "my list"\nparticles = [""]'), r"'particles' must be .* 1 to 4 characters"),
+        (
+            ('name = "my list"', 'name = "my list"\nparticles = ["o"]\nparticles_min_zipf = "2"'),
+            r"field 'particles_min_zipf' must be an integer or a number",
+        ),
+        (
+            ('name = "my list"', 'name = "my list"\nparticles = ["o"]\nparticles_min_zipf = 0'),
+            r"'particles_min_zipf' must be a Zipf frequency above 0",
+        ),
+        (
+            ('name = "my list"', 'name = "my list"\nparticles_min_zipf = 2.5'),
+            r"'particles_min_zipf' .* with 'particles' to apply to",
+        ),
     ],
 )
 def test_bad_recipe_fields_give_one_line(tmp_path: Path, change: tuple[str, str], message: str) -> None:
@@ -87,6 +99,18 @@ def test_particles_join_one_at_a_time(tmp_path: Path) -> None:
     lexicon = build_lexicon(str(path), source=words, store=tmp_path / "store", download=False)
     assert sorted(lexicon) == ["enhond", "enkat", "hond", "kat", "ohond", "okat"]
     assert lexicon.manifest["source"]["particles"] == ["en", "o"]
+
+
+def test_particle_forms_need_attestation_with_min_zipf(tmp_path: Path) -> None:
+    """`particles_min_zipf`: an entry stays a word whatever its frequency; a particle form only when wordfreq
+    lists it at least that frequent (Dutch on + der = onder is in use, on + kat is not); the manifest says so."""
+    pytest.importorskip("wordfreq")
+    words = tmp_path / "words.txt"
+    words.write_text("der\nkat\nzzzkat\n", encoding="utf-8")
+    recipe = GOOD.replace('name = "my list"', 'name = "my list"\nparticles = ["on"]\nparticles_min_zipf = 1.0')
+    lexicon = build_lexicon(str(write(tmp_path, recipe)), source=words, store=tmp_path / "store", download=False)
+    assert sorted(lexicon) == ["der", "kat", "onder", "zzzkat"]
+    assert lexicon.manifest["source"]["particles_min_zipf"] == 1.0
 
 
 def test_stages_must_be_a_list(tmp_path: Path) -> None:

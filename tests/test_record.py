@@ -23,12 +23,14 @@ import boggle_i18n
 from boggle_i18n import record
 from boggle_i18n.api import RolledBoard
 from boggle_i18n.board.notation import parse_board
+from boggle_i18n.judging import JudgedWord, Judgement, PlayerResult
 from boggle_i18n.language.selection import select
 from boggle_i18n.lexicon.store import StoreEntry
 from boggle_i18n.limits import LIMITS
 from boggle_i18n.scoring import get_scoring
 from boggle_i18n.solver.base import FoundWord, SolveResult
 from boggle_i18n.spelling import spelling
+from boggle_i18n.userwords import Change
 
 PACKAGE = Path(boggle_i18n.__file__).parent
 RECORD_FILE = Path(record.__file__).resolve()
@@ -51,6 +53,11 @@ def samples() -> list[Any]:
     chosen = select(lang="en")
     board = parse_board("qu.b/cdef/ghij/klmn", {})
     words = (FoundWord("qua", 2, ((0, 0), (1, 0))), FoundWord("ll", 1, ((0, 1),), letters=1))
+    judged = (
+        JudgedWord("Qua", "qua", 2, "scored", "2 points", (), (0, 4)),
+        JudgedWord("qua", "qua", 0, "shared", "also found by Bob: struck", ("Bob",), None, None),
+        JudgedWord("xq", None, 0, "not-a-word", "not in the source", category="not-in-source"),
+    )
     return [
         chosen,
         chosen.language,
@@ -70,6 +77,12 @@ def samples() -> list[Any]:
         StoreEntry("xx", Path("/store/xx.json"), None, "broken"),
         RolledBoard(board, 5, "en", "en-new-4x4"),
         RolledBoard(board, 5, "en", None, "uniform", "en-enable2k"),
+        *judged,
+        PlayerResult("Ann", judged, 2),
+        PlayerResult("Bob", (), 0),
+        Judgement((PlayerResult("Ann", judged, 2),), words, True, board, "en-x", chosen.rules, "en", None),
+        Judgement((), (), False),
+        Change("Qua", "qua", "en-x", "removed", "/store/user-lists/en-x.blocked.txt"),
     ]
 
 

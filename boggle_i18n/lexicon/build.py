@@ -7,6 +7,7 @@ import json
 import os
 import platform
 import time
+import unicodedata
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime
@@ -14,7 +15,7 @@ from typing import Any
 
 import marisa_trie
 
-from ..errors import BoggleI18nError, SourceError
+from ..errors import BoggleI18nError, RecipeError, SourceError
 from ..language.records import Language, get_language
 from ..pipeline.recipe import Recipe, load_recipe
 from ..pipeline.runner import StageReport, StageRun
@@ -178,7 +179,11 @@ def build_lexicon(
     blank = BlankCheck(resolved.lines(encoding or recipe.encoding, on_bytes))
     # The words stream straight into MARISA's key set: no list of the words is ever held.
     # An entry the stages emptied is no word: it never becomes an empty key.
-    entries = with_particles(blank, recipe.source.particles) if recipe.source.particles else blank
+    entries = (
+        with_particles(blank, recipe.source.particles, attested(language, recipe.source.particles_min_zipf))
+        if recipe.source.particles
+        else blank
+    )
     trie = marisa_trie.Trie(stats.add(w) for w in run.words(entries) if w)
     reports = run.reports()
     if not blank.text_seen:
@@ -193,6 +198,8 @@ def build_lexicon(
     manifest["keys_sha256"] = keys_sha
     if recipe.source.particles:
         manifest["source"]["particles"] = list(recipe.source.particles)
+        if recipe.source.particles_min_zipf is not None:
+            manifest["source"]["particles_min_zipf"] = recipe.source.particles_min_zipf
     manifest["build_command"] = _build_command(name, save_as, source, encoding, licence)
     trie_path, manifest_path = lexicon_paths(recipe.name, store)
     manifest_text = json.dumps(manifest, ensure_ascii=False, indent=2) + "\n"
@@ -207,18 +214,50 @@ def build_lexicon(
     return lexicon
 
 
-def with_particles(entries: Iterable[str], particles: tuple[str, ...]) -> Iterator[str]:
+def with_particles(
+    entries: Iterable[str], particles: tuple[str, ...], keep: Callable[[str], bool] | None = None
+) -> Iterator[str]:
     """Each entry, then the entry with each particle joined before it (one particle, never a stack).
 
     Some scripts write a particle as part of the next word (Arabic و "and", ف "so": وهذا is one
     written word); a dictionary that lists stems alone misses those forms, which the language's
-    readers see in every sentence. The stages then judge every form alike.
+    readers see in every sentence. The stages then judge every form alike. With `keep`, a joined
+    form is given only when `keep` says so (`attested`: running text uses it).
     """
     for entry in entries:
         yield entry
         if entry.strip():
             for particle in particles:
-                yield particle + entry.strip()
+                form = particle + entry.strip()
+                if keep is None or keep(form):
+                    yield form
+
+
+def attested(language: Language, min_zipf: float | None) -> Callable[[str], bool] | None:
+    """Whether wordfreq's list of `language` has a form at least `min_zipf` frequent (None: no test).
+
+    A particle joins every entry in grammar, but a reader meets only some of the stacks (Hebrew
+    כפנימכם "like your inside" is grammatical and unheard of); where no dictionary says which, the
+    frequency of the written form in running text is the evidence. Combining marks (niqqud, harakat)
+    are ignored, as wordfreq ignores them.
+    """
+    if min_zipf is None:
+        return None
+    code = language.wordfreq
+    if not code:
+        raise RecipeError(f"particles_min_zipf: language {language.code!r} has no frequency source (`wordfreq`)")
+    try:
+        import wordfreq
+    except ImportError:
+        raise RecipeError("particles_min_zipf: needs wordfreq (pip install 'boggle-i18n[frequency]')") from None
+    floor = 10 ** (min_zipf - 9)  # Zipf = log10(frequency per billion words)
+    known = {w for w, freq in wordfreq.get_frequency_dict(code).items() if freq >= floor}
+
+    def keep(form: str) -> bool:
+        bare = "".join(c for c in unicodedata.normalize("NFC", form) if not unicodedata.combining(c))
+        return bare in known
+
+    return keep
 
 
 def _build_command(

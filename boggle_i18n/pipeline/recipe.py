@@ -55,6 +55,9 @@ class SourceSpec:
     # Particles a language writes joined to the next word (Arabic's conjunctions و and ف): each entry is
     # also read with one of them before it, never two (no stacks). Any source, expanded or not.
     particles: tuple[str, ...] = ()
+    # A particle form (particle + entry) is kept only when wordfreq (the language's list) attests it at least
+    # this frequent: which stacks are in use is known only from running text (Hebrew's, Arabic's); None = all.
+    particles_min_zipf: float | None = None
 
 
 @dataclass(frozen=True)
@@ -123,6 +126,7 @@ _SOURCE: dict[str, type | tuple[type, ...]] = {
     "suffix_letters": int,
     "skip_affixes": list,
     "particles": list,
+    "particles_min_zipf": (int, float),
 }
 EXPANDERS = ("unmunch", "aspell", "hunspell")
 MAX_PARTICLES = 8  # each one adds a copy of the list
@@ -133,6 +137,7 @@ _SHA = re.compile(r"^[0-9a-f]{64}$")
 
 def _type_name(t: type | tuple[type, ...]) -> str:
     names = {str: "a string", dict: "a table", list: "a list", int: "an integer", bool: "true or false"}
+    names[float] = "a number"
     return names.get(t, str(t)) if isinstance(t, type) else " or ".join(names.get(x, str(x)) for x in t)
 
 
@@ -209,6 +214,12 @@ def _validate(raw: dict[str, Any], where: str) -> None:
             f"{where}: [source] field 'particles' must be a list of at most {MAX_PARTICLES} different strings "
             "of 1 to 4 characters, no spaces"
         )
+    zipf = src.get("particles_min_zipf")
+    if zipf is not None and (isinstance(zipf, bool) or not 0 < zipf <= 8 or not particles):
+        raise RecipeError(
+            f"{where}: [source] field 'particles_min_zipf' must be a Zipf frequency above 0 and at most 8, "
+            "with 'particles' to apply to"
+        )
     if "sha256" in src and not _SHA.match(src["sha256"]):
         raise RecipeError(f"{where}: [source] field 'sha256' must be 64 lower-case hex digits")
     for i, st in enumerate(raw["stages"], 1):
@@ -251,6 +262,7 @@ def _parse(raw: dict[str, Any], where: str, path: Path | None, extends: tuple[st
         suffix_letters=src.get("suffix_letters"),
         skip_affixes=tuple(src.get("skip_affixes", ())),
         particles=tuple(src.get("particles", ())),
+        particles_min_zipf=float(src["particles_min_zipf"]) if "particles_min_zipf" in src else None,
     )
     stages = tuple((st["stage"], {k: v for k, v in st.items() if k != "stage"}) for st in raw["stages"])
     return Recipe(
