@@ -211,3 +211,52 @@ def test_rules_data_reads_boards_as_the_library_does(parity_store: Path) -> None
     assert rules["tokens"]["[th]"] == "th" and rules["tokens"]["[TH]"] == "th"
     cy = lexicon_rules("p-cy", parity_store)
     assert cy["tokens"]["[ll]"] == "ll" and "ll" in cy["draw"][""]["faces"]
+
+
+def test_the_static_sites_api_answers_as_serve(parity_store: Path, tmp_path: Path) -> None:
+    """The static site's /api/solve (static/local_api.js under Node, reading an export) answers as serve's:
+    the board as notation, grid, capitals, every word with its points, length in letters, path and written form
+    (Greek ς, Hebrew final letters), totals, rules and dice; a face outside the alphabet is refused with the
+    library's code. Eight boards a language in six languages."""
+    from urllib.parse import urlencode
+
+    from boggle_i18n.errors import BoggleI18nError
+    from boggle_i18n.web.app import WebApp
+    from boggle_i18n.web.site import export_site
+
+    names = ["p-en", "p-he", "p-el", "p-cy", "p-hy", "p-th"]
+    site = tmp_path / "site"
+    export_site(site, names, parity_store)
+    web = WebApp(parity_store)
+    urls, expected = [], []
+    for name in names:
+        for board, _ in boards_for(name[2:], name, parity_store)[:8]:
+            query = {"board": board.notation(), "lang": name[2:], "lexicon": name}
+            urls.append("/api/solve?" + urlencode(query))
+            expected.append(web.solve(query))
+    refused = {"board": "жaaa/aaaa/aaaa/aaaa", "lang": "en", "lexicon": "p-en"}  # Cyrillic: no fold makes it en
+    with pytest.raises(BoggleI18nError) as error:
+        web.solve(refused)
+    urls.append("/api/solve?" + urlencode(refused))
+    job = tmp_path / "urls.json"
+    job.write_text(json.dumps(urls))
+    done = subprocess.run(
+        [node(), str(ROOT / "tools" / "static_api.js"), str(site), str(job)], capture_output=True, text=True
+    )
+    assert done.returncode == 0, done.stderr
+    answers = json.loads(done.stdout)
+    shown = 0
+    for want, got in zip(expected, answers, strict=False):
+        assert got["status"] == 200, got
+        body = got["body"]
+        for key in ("board", "rows", "cols", "grid", "shown_grid", "lang", "dice", "rules", "score", "n_words"):
+            assert body[key] == want[key], (key, want["board"])
+        assert body["lexicon"]["name"] == want["lexicon"]["name"]
+
+        def words(doc: dict) -> dict:
+            return {w["word"]: (w["points"], w["length"], w["path"], w.get("shown")) for w in doc["words"]}
+
+        assert words(body) == words(want), want["board"]
+        shown += sum("shown" in w for w in want["words"])
+    assert shown > 10  # Greek and Hebrew words written otherwise than stored were compared
+    assert answers[-1]["status"] == 400 and answers[-1]["body"]["code"] == error.value.code == "board.outside_alphabet"

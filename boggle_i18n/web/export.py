@@ -141,4 +141,5 @@ def lexicon_rules(name: str, store: Any = None) -> dict[str, Any]:
         "alphabet": language.alphabet,
         "units": list(language.units),
         "lower": dict(language.lower),
+        "finals": dict(language.finals),
     }

@@ -59,8 +59,8 @@
   }
 
   async function sha256(bytes) {
-    if (root.crypto && root.crypto.subtle) {
-      const digest = new Uint8Array(await root.crypto.subtle.digest("SHA-256", bytes));
+    if (globalThis.crypto && globalThis.crypto.subtle) {
+      const digest = new Uint8Array(await globalThis.crypto.subtle.digest("SHA-256", bytes));
       return Array.from(digest, (x) => x.toString(16).padStart(2, "0")).join("");
     }
     return sha256Plain(bytes);
@@ -140,7 +140,7 @@
 
   function random() {
     const x = new Uint32Array(1);
-    root.crypto.getRandomValues(x);
+    globalThis.crypto.getRandomValues(x);
     return x[0] / 2 ** 32;
   }
 
@@ -271,7 +271,13 @@
     const started = performance.now();
     const found = solver.solve(board, { min_length: minLength, diagonals, points: scoring.points });
     const seconds = (performance.now() - started) / 1000;
-    const words = found.words.map((w) => ({ word: w.word, points: w.points, length: w.letters, path: w.path }));
+    // A word as a reader writes it: its last letter in final form (Language.display: Greek ς, Hebrew ם).
+    const words = found.words.map((w) => {
+      const last = Array.from(w.word).pop();
+      const entry = { word: w.word, points: w.points, length: w.letters, path: w.path };
+      if (last && rules.finals[last]) entry.shown = w.word.slice(0, -last.length) + rules.finals[last];
+      return entry;
+    });
     words.sort((a, b) => b.points - a.points || (a.word < b.word ? -1 : a.word > b.word ? 1 : 0));
     const grid = Array.from({ length: board.rows }, (_, r) => board.faces.slice(r * board.cols, (r + 1) * board.cols));
     return {
