@@ -23,14 +23,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from conftest import require_file
 from web_support import REPO, Server, free_port
 
 from boggle_i18n.cli import app
 from boggle_i18n.cli.testing import CliRunner
 
-CHROMIUM = Path("/usr/bin/chromium")
-ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update"]
 TIMEOUT = 30_000
 BOARD = "pers/latg/sine/ters"
 
@@ -191,19 +188,6 @@ def host(site: Path) -> Iterator[StaticHost]:
     served = StaticHost(site)
     yield served
     served.stop()
-
-
-@pytest.fixture(scope="session")
-def browser() -> Iterator[Any]:
-    require_file(CHROMIUM, "Debian's chromium: apt-get install chromium")
-    try:
-        from playwright.sync_api import sync_playwright
-    except ImportError:
-        pytest.fail("playwright is not installed") if _ci() else pytest.skip("playwright is not installed")
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=ARGS)
-        yield b
-        b.close()
 
 
 @pytest.fixture
