@@ -26,7 +26,7 @@ from boggle_i18n.language.records import get_language, languages
 from boggle_i18n.lookup import lookup
 from boggle_i18n.pipeline import load_recipe, recipe_names
 
-README_WORDS = readme_word_counts()
+README_WORDS = readme_word_counts(any_source=False)  # counts tied to a release (nl-teuncm: 2.20.23) are test_readme's
 FULL_LIMIT = 5 * 2**20
 HEAD = 2 * 2**20
 CI_LISTS = REPO / ".ci" / "debian-lists.txt"
