@@ -1,4 +1,5 @@
-"""Build steps pyproject.toml cannot declare: the C modules (fast engine, prover) and the shipped data folders.
+"""Build steps pyproject.toml cannot declare: the C modules (fast engine, prover), the shipped data folders and
+the static site's WebAssembly solver.
 
 The C kernel (boggle_i18n/solver/_kernel.c) is optional: where no C compiler is
 found the install still succeeds, and the fast engine runs its numba kernel
@@ -6,6 +7,7 @@ instead (the `numba` extra), saying so.
 """
 
 import os
+import subprocess
 import sys
 
 from setuptools import Extension, setup
@@ -23,6 +25,11 @@ class BuildPyWithData(build_py):
             return  # an editable install reads them beside the package
         for name in DATA:
             self.copy_tree(name, os.path.join(self.build_lib, "boggle_i18n", "_data", name))
+        # The static site's in-browser solver (`export-web`), built like the C kernel where clang and lld are
+        # present; without them the install still succeeds and export-web builds it on first use or says why.
+        wasm = os.path.join(os.path.abspath(self.build_lib), "boggle_i18n", "web", "wasm", "solver.wasm")
+        here = os.path.dirname(os.path.abspath(__file__))
+        subprocess.run([sys.executable, "-m", "boggle_i18n.web.wasmbuild", wasm], cwd=here, check=False)
 
 
 compile_args = [] if sys.platform == "win32" else ["-O3", "-std=c11"]

@@ -48,6 +48,9 @@ CATEGORIES = {
     "rare": "too rare for this word list",
     "excluded": "left out by the word list's rules",
     "not-in-source": "not in the source list",
+    # Only the static site (export-web) answers this: it ships the word list's trie, not its recipe's stages
+    # and source, so it can say that a word is not in the list but not why.
+    "not-in-list": "not in this word list",
 }
 # A blocklist file says what it lists by the last part of its name (`lists/de-abbreviations.txt`).
 _LIST_KINDS = {

@@ -33,6 +33,7 @@ COMMANDS = {
     "lexicons": "lexicon_cmds",
     "remove-lexicon": "lexicon_cmds",
     "dice": "lexicon_cmds",
+    "export-web": "export_web_cmd",
     "judge": "judge_cmd",
     "lookup": "lookup_cmd",
     "optimize": "optimize_cmd",

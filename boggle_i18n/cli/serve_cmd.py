@@ -16,6 +16,12 @@ from .common import StoreOption, check_store, handle_errors, note
 from .errors import os_error_message
 from .framework import Option
 
+# Said when the page's links (a challenge, a shared board) can open only here: how to reach a friend instead.
+LOOPBACK_LINKS = (
+    "Links from this page open only on this machine: for phones on this network use serve --lan; "
+    "for a friend anywhere publish boggle-i18n export-web DIR on any static host (docs/web.md)"
+)
+
 
 def _require_web() -> None:
     try:
@@ -127,6 +133,8 @@ def serve_cmd(
         _print_qr(f"{join_base}/?view=room")
     else:
         note(f"boggle-i18n serving {url} (Ctrl-C stops)")
+        if site.loopback_only:
+            note(LOOPBACK_LINKS)
     if open_page:
         threading.Timer(0.5, webbrowser.open, args=(url,)).start()
     try:

@@ -329,6 +329,19 @@ class WebApp:
         _check_shape(rolled.board.size)
         return rolled.to_dict()
 
+    def daily(self, params: Mapping[str, Any]) -> dict[str, Any]:
+        """GET /api/daily: the board of the day (`daily.board_of_the_day`; `date=YYYY-MM-DD`, else today, UTC)."""
+        from ..daily import board_of_the_day, parse_day, today
+
+        text = _text(params, "date", limit=16)
+        day = parse_day(text) if text else today()
+        chosen = select(lang=_text(params, "lang", limit=16), lexicon=_lexicon(params), store=self.store)
+        lexicon = None
+        if chosen.for_size((4, 4)).dice is None:  # letters drawn by the word list: it is part of the rule
+            lexicon = self.lexicons.get(chosen.require_lexicon())
+        rolled = board_of_the_day(chosen.language.code, day, lexicon)
+        return {**rolled.to_dict(), "date": day.isoformat()}
+
     def _letter_counts(self, lexicon: Any, dice_ids: Sequence[str], attach: str = "") -> dict[str, int]:
         """`api.face_counts` of every face a roll may draw (alphabet and dice faces), counted once per lexicon;
         a language that attaches letters (Thai tone marks) draws the lexicon's clusters (`api.cluster_counts`)."""
@@ -406,18 +419,9 @@ class WebApp:
         return answer
 
     def _languages_now(self) -> dict[str, Any]:
-        from ..board.dice import get_dice
-        from ..language.overview import language_overview
-        from ..scoring import presets
+        from .export import languages_answer
 
-        langs = language_overview(self.store, beta=True)  # the page offers the beta ones too, marked beta
-        for lang in langs:
-            lang["dice_sets"] = [
-                {"id": d, "size": f"{ds.rows}x{ds.cols}", "min_length": ds.min_word_length, "scoring": ds.scoring}
-                for d in lang["boards"]["dice"]
-                for ds in [get_dice(d)]
-            ]
-        return {"languages": langs, "scoring": sorted(presets())}
+        return languages_answer(self.store)  # the static site (export-web) ships the same answer
 
     def lexicon_list(self) -> dict[str, Any]:
         """GET /api/lexicons: what the store holds, and what this server has loaded or is building."""
@@ -916,6 +920,7 @@ def create_app(
         Route("/api/lexicons/{name}/build", lexicon_build, methods=["POST"]),
         Route("/api/solve", sync(web.solve)),
         Route("/api/roll", sync(web.roll)),
+        Route("/api/daily", sync(web.daily)),
         Route("/api/lookup", sync(web.lookup)),
         Route("/api/records", records),
         Route("/api/word/remove", word_remove, methods=["POST"]),
@@ -949,6 +954,7 @@ ROUTES = (
     "POST /api/lexicons/{name}/build",
     "GET /api/solve",
     "GET /api/roll",
+    "GET /api/daily",
     "GET /api/lookup",
     "GET /api/records",
     "POST /api/word/remove",

@@ -93,6 +93,13 @@ class Site:
         names = frozenset(_host_form(a) for a in allow) | LOOPBACK_NAMES
         return cls(address, port, names, lan=True)
 
+    @property
+    def loopback_only(self) -> bool:
+        """Listening on a loopback address only: no other device can open this server's links."""
+        host = _host_form(self.host)
+        address = _ip(host)
+        return not self.lan and (host == "localhost" or (address is not None and address.is_loopback))
+
     def names(self) -> frozenset[str]:
         """The host names (without port) this site answers to; `*` stands for any IP address."""
         host = _host_form(self.host)

@@ -47,7 +47,8 @@ async function api(url, body) {
     state.busy += 1;
     let res, data;
     try {
-      res = await fetch(url, opts);
+      // The static site (export-web) answers the same calls in the browser (local_api.js): one page, two backends.
+      res = await (window.LocalApi ? window.LocalApi.fetch(url, opts) : fetch(url, opts));
       data = await res.json();
     } finally {
       state.busy -= 1;
@@ -199,7 +200,7 @@ function settingsSummary() {
 function shareUrl(solved, view = "solve") {
   const p = boardParams();
   const q = { view, board: solved.board, lang: solved.lang, lexicon: solved.lexicon.name, size: p.size, min_length: p.min_length, scoring: p.scoring, diagonals: p.diagonals };
-  return location.origin + "/?" + query(q);
+  return location.origin + location.pathname + "?" + query(q);
 }
 
 async function solve() {
@@ -297,6 +298,12 @@ function showWords() {
 // ------------------------------------------------------------------ play view
 // The game's board and words live in state.game only: the Solve view never shows them, the panel's
 // controls start a new game, and the words are listed when the game is over.
+
+// The board of the day (daily.py): the same board for everyone today in the board language, from the date.
+async function dailyGame() {
+  const d = await api("/api/daily?" + query({ lang: $("lang").value, lexicon: $("lexicon").value }));
+  return startGame({ board: d.board, minutes: null, vs: null });
+}
 
 async function startGame(challenge) {
   if (state.game && state.game.timer) clearInterval(state.game.timer);
@@ -429,7 +436,7 @@ function challengeUrl(g) {
   const p = rulesParams();
   const q = { view: "play", board: s.board, lang: s.lang, lexicon: s.lexicon.name, min_length: s.rules.min_length,
     scoring: p.scoring || undefined, diagonals: s.rules.diagonals ? "" : "false", minutes: g.minutes, vs: g.score };
-  return location.origin + "/?" + query(q);
+  return location.origin + location.pathname + "?" + query(q);
 }
 
 function endGame(timeUp = false) {
@@ -1069,6 +1076,7 @@ async function main() {
   $("copy-challenge").addEventListener("click", guard(() => copy($("challenge-url").value, $("challenge-url"))));
   $("copy-result").addEventListener("click", guard(() => copy(`${$("play-result").textContent} ${$("challenge-url").value}`)));
   $("play-start").addEventListener("click", guard(() => startGame()));
+  $("play-daily").addEventListener("click", guard(dailyGame));
   $("play-end").addEventListener("click", () => endGame(false));
   $("play-form").addEventListener("submit", guard(async () => { const v = $("play-input").value; $("play-input").value = ""; await guess(v); }));
   state.tracer = Board.trace($("play-board"), $("play-path"), {
@@ -1108,6 +1116,10 @@ async function main() {
     state.game = { over: true }; // showView must not roll a board of its own
     showView("play");
     await startGame({ board: url.get("board"), minutes: minutes > 0 && minutes <= 60 ? minutes : null, vs: url.has("vs") ? Number(url.get("vs")) : null }).catch(sayError);
+  } else if (view === "play" && url.get("daily")) {
+    state.game = { over: true }; // showView must not roll a board of its own
+    showView("play");
+    await dailyGame().catch(sayError);
   } else {
     showView(view);
     if (state.solved) showSolved();

@@ -25,7 +25,7 @@ const I18n = {
 
   async load(code) {
     const get = async (c) => {
-      const res = await fetch(`/static/i18n/${c}.json`);
+      const res = await fetch(`static/i18n/${c}.json`);
       if (!res.ok) throw new Error(`no catalogue ${c}`);
       return res.json();
     };
